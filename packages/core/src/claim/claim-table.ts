@@ -1,0 +1,176 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { Clock } from "../clock/clock";
+import { Refusal } from "../payment/payment-errors";
+import type { ClaimAnswer, ClaimItem } from "./claim-answer";
+import { isExpired } from "./claim-answer";
+
+/** Thrown when a completion finds another owner on the claim: a paused owner woke up too late. */
+export class ClaimLost extends Error {
+  constructor(readonly scope: string) {
+    super(`the claim on ${scope} belongs to another request now`);
+    this.name = "ClaimLost";
+  }
+}
+
+// A test-only switch that gives back Powertools' unconditional completion, so a test can show
+// the paused owner overwriting the new owner's answer (Part 3, trace 3c).
+const unconditional = () => process.env.EO_TEST_UNSAFE_UNCONDITIONAL_COMPLETION === "1";
+
+/**
+ * The claim table's conditional writes. Only conditional puts, updates and deletes on single items:
+ * that is what a multi-Region strongly consistent table allows (no transactions, no TTL).
+ */
+export class ClaimTable {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly name: string,
+    private readonly clock: Clock,
+    private readonly windowS: number,
+  ) {}
+
+  /** Claims the scope if it is absent or expired; returns the item in the way otherwise. */
+  async claim(id: string, owner: string, leaseUntil: number, fp: string | undefined): Promise<ClaimItem | undefined> {
+    const now = this.clock.now();
+    const item: ClaimItem = { id, status: "INPROGRESS", owner, validation: fp, in_progress_until: leaseUntil, expiration: this.expiry(now) };
+    return this.putUnless(item, "attribute_not_exists(id) OR expiration < :now", { ":now": Math.floor(now / 1000) });
+  }
+
+  /** Takes a dead owner's claim, only if the owner is still the one we read. */
+  async takeOver(old: ClaimItem, owner: string, leaseUntil: number): Promise<ClaimItem | undefined> {
+    const item: ClaimItem = { ...old, owner, in_progress_until: leaseUntil, expiration: this.expiry(this.clock.now()) };
+    return this.putUnless(item, "#owner = :old AND #status = :inprogress", { ":old": old.owner, ":inprogress": "INPROGRESS" });
+  }
+
+  /** Stores the answer, only if the claim is still ours. */
+  async complete(id: string, owner: string, answer: ClaimAnswer): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.name,
+          Key: { id },
+          UpdateExpression: "SET #status = :done, #data = :data, expiration = :exp REMOVE in_progress_until",
+          ConditionExpression: unconditional() ? undefined : "#owner = :me",
+          ExpressionAttributeNames: { "#status": "status", "#data": "data", ...(unconditional() ? {} : { "#owner": "owner" }) },
+          ExpressionAttributeValues: {
+            ":done": "COMPLETED",
+            ":data": JSON.stringify(answer),
+            ":exp": this.expiry(this.clock.now()),
+            ...(unconditional() ? {} : { ":me": owner }),
+          },
+        }),
+      );
+    } catch (err) {
+      if ((err as Error).name === "ConditionalCheckFailedException") throw new ClaimLost(id);
+      throw err;
+    }
+  }
+
+  /** Deletes the claim so the request may run again, only if it is still ours and nothing started. */
+  async release(id: string, owner: string): Promise<void> {
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.name,
+          Key: { id },
+          ConditionExpression: "#owner = :me",
+          ExpressionAttributeNames: { "#owner": "owner" },
+          ExpressionAttributeValues: { ":me": owner },
+        }),
+      );
+    } catch (err) {
+      if ((err as Error).name !== "ConditionalCheckFailedException") throw err;
+    }
+  }
+
+  /** Voids an absent (or expired) key; returns the item in the way when there is one. */
+  async void(id: string): Promise<ClaimItem | undefined> {
+    const now = this.clock.now();
+    const item: ClaimItem = { id, status: "VOID", expiration: this.expiry(now) };
+    return this.putUnless(item, "attribute_not_exists(id) OR expiration < :now", { ":now": Math.floor(now / 1000) });
+  }
+
+  /** Rewrites a completed claim's stored answer to the final one (the resolver's last step). */
+  async rewriteAnswer(id: string, answer: ClaimAnswer): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.name,
+          Key: { id },
+          UpdateExpression: "SET #data = :data",
+          ConditionExpression: "#status = :done AND expiration >= :now",
+          ExpressionAttributeNames: { "#status": "status", "#data": "data" },
+          ExpressionAttributeValues: { ":data": JSON.stringify(answer), ":done": "COMPLETED", ":now": Math.floor(this.clock.now() / 1000) },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if ((err as Error).name === "ConditionalCheckFailedException") return false;
+      throw err;
+    }
+  }
+
+  /** Reads the claim, treating an expired one as absent. */
+  async readLive(id: string): Promise<ClaimItem | undefined> {
+    const item = await this.read(id);
+    return item && !isExpired(item, this.clock.now()) ? item : undefined;
+  }
+
+  async read(id: string): Promise<ClaimItem | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.name, Key: { id }, ConsistentRead: true }));
+    return out.Item ? decode(out.Item) : undefined;
+  }
+
+  private expiry(nowMs: number): number {
+    return Math.floor(nowMs / 1000) + this.windowS;
+  }
+
+  private async putUnless(item: ClaimItem, condition: string, values: Record<string, unknown>) {
+    const names = condition.includes("#") ? { "#owner": "owner", "#status": "status" } : undefined;
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.name,
+          Item: item,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        }),
+      );
+      return undefined;
+    } catch (err) {
+      const e = err as { name?: string; Item?: Record<string, unknown> };
+      if (e.name === "ReplicatedWriteConflictException") {
+        throw new Refusal("in-progress", "another Region is writing this key right now; retry", 1);
+      }
+      if (e.name !== "ConditionalCheckFailedException") throw err;
+      return e.Item ? decode(unmarshallOld(e.Item)) : await this.read(item.id);
+    }
+  }
+}
+
+// The answer is stored as JSON text so that a replay is the first answer byte for byte (a DynamoDB
+// map would not keep the order of its keys).
+function decode(raw: Record<string, unknown>): ClaimItem {
+  const item = raw as unknown as ClaimItem & { data?: unknown };
+  return typeof item.data === "string" ? { ...item, data: JSON.parse(item.data) as ClaimAnswer } : item;
+}
+
+// The document client leaves ALL_OLD on a failed condition in the low-level attribute format.
+function unmarshallOld(raw: Record<string, unknown>): Record<string, unknown> {
+  const first = Object.values(raw)[0] as Record<string, unknown> | undefined;
+  const looksRaw = first && typeof first === "object" && ["S", "N", "M", "BOOL", "L", "NULL"].some((t) => t in first);
+  return looksRaw ? unmarshallAttr({ M: raw }) as Record<string, unknown> : raw;
+}
+
+function unmarshallAttr(v: unknown): unknown {
+  const a = v as Record<string, unknown>;
+  if ("S" in a) return a.S;
+  if ("N" in a) return Number(a.N);
+  if ("BOOL" in a) return a.BOOL;
+  if ("NULL" in a) return null;
+  if ("L" in a) return (a.L as unknown[]).map(unmarshallAttr);
+  if ("M" in a) return Object.fromEntries(Object.entries(a.M as Record<string, unknown>).map(([k, x]) => [k, unmarshallAttr(x)]));
+  return undefined;
+}

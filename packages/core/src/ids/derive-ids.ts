@@ -1,0 +1,25 @@
+import { createHash } from "node:crypto";
+
+/** The scope of a key (Part 2): the endpoint, the authenticated caller and the client's key. */
+export function scopeOf(caller: string, key: string): string {
+  return `payments:${caller}:${key}`;
+}
+
+/** The payment id derived from the scope: opaque (a hash), and the same in every Region and retry. */
+export function paymentIdOf(caller: string, key: string): string {
+  return `pay_${createHash("sha256").update(scopeOf(caller, key)).digest("hex").slice(0, 32)}`;
+}
+
+/** The PSP idempotency key of the charge. */
+export const chargeKeyOf = (paymentId: string): string => `${paymentId}:charge`;
+
+/** The PSP idempotency key of the refund that undoes the charge. */
+export const refundKeyOf = (paymentId: string): string => `${paymentId}:cancel:refund`;
+
+/** The event id of a payment's state: what the queue, the inbox and the intents recognise. */
+export const eventIdOf = (paymentId: string, state: string): string => `${paymentId}:${state}`;
+
+/** Reads the payment id back out of a PSP idempotency key we derived. */
+export function paymentIdFromPspKey(key: string): string | undefined {
+  return /^(pay_[0-9a-f]{32}):/.exec(key)?.[1];
+}

@@ -1,0 +1,135 @@
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { cancellationCodes, isConditionFailure } from "../aws/document-client";
+import { SWEPT_STATES, type PaymentState } from "../payment/payment-state";
+import { journalAndOutbox } from "./journal-and-outbox";
+import {
+  type LocatorRow,
+  locatorKey,
+  type PaymentRow,
+  padTime,
+  paymentKey,
+  sweepIndexKey,
+  webhookInboxKey,
+} from "./ledger-items";
+import type { GuardConflict, LedgerPort, Move, MoveResult } from "./ledger-port";
+
+/** The ledger on one DynamoDB table (pk/sk, stream NEW_AND_OLD_IMAGES, sparse index gsi1). */
+export class DynamoLedger implements LedgerPort {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async insertPending(row: PaymentRow) {
+    const locator: LocatorRow = {
+      caller: row.caller,
+      client_key: row.client_key,
+      payment_id: row.payment_id,
+      fingerprint: row.fingerprint,
+      state: "ACTIVE",
+      created_at: row.created_at,
+    };
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: this.putIfAbsent({ ...paymentKey(row.payment_id), ...row, ...sweepIndexKey("PENDING", row.updated_at) }) },
+            { Put: this.putIfAbsent({ ...locatorKey(row.caller, row.client_key), ...locator }) },
+          ],
+        }),
+      );
+      return { inserted: true as const };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return { inserted: false as const, ...(await this.conflict(row.caller, row.client_key)) };
+    }
+  }
+
+  async insertVoid(caller: string, key: string, now: number) {
+    const tomb: LocatorRow = { caller, client_key: key, payment_id: "", state: "VOID", created_at: now };
+    try {
+      await this.db.send(new PutCommand(this.putIfAbsent({ ...locatorKey(caller, key), ...tomb })));
+      return { inserted: true as const };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return { inserted: false as const, ...(await this.conflict(caller, key)) };
+    }
+  }
+
+  async getPayment(paymentId: string): Promise<PaymentRow | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: paymentKey(paymentId), ConsistentRead: true }));
+    return out.Item as PaymentRow | undefined;
+  }
+
+  async getLocator(caller: string, key: string): Promise<LocatorRow | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: locatorKey(caller, key), ConsistentRead: true }),
+    );
+    return out.Item as LocatorRow | undefined;
+  }
+
+  async move(m: Move): Promise<MoveResult> {
+    const current = await this.getPayment(m.paymentId);
+    if (!current) return { moved: false };
+    if (!m.from.includes(current.state)) return { moved: false, row: current };
+    const next: PaymentRow = { ...current, ...m.set, state: m.to, updated_at: m.now };
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: this.moveItems(current.state, next, m) }));
+      return { moved: true, row: next };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      const codes = cancellationCodes(err);
+      const duplicate = m.inboxEventId !== undefined && codes[codes.length - 1] === "ConditionalCheckFailed";
+      return { moved: false, row: await this.getPayment(m.paymentId), duplicate };
+    }
+  }
+
+  async listByState(state: PaymentState, beforeMs: number, limit: number): Promise<PaymentRow[]> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: "gsi1",
+        KeyConditionExpression: "gsi1pk = :pk AND gsi1sk < :before",
+        ExpressionAttributeValues: { ":pk": `SWEEP#${state}`, ":before": padTime(beforeMs) },
+        Limit: limit,
+      }),
+    );
+    return (out.Items ?? []) as PaymentRow[];
+  }
+
+  // The row is rewritten whole on the condition that its state is still the one we read: a
+  // compare-and-set that also keeps the sparse index in step with the state.
+  private moveItems(from: PaymentState, next: PaymentRow, m: Move) {
+    const swept = SWEPT_STATES.includes(next.state);
+    const item = { ...paymentKey(next.payment_id), ...next, ...(swept ? sweepIndexKey(next.state, m.now) : {}) };
+    const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]> = [
+      {
+        Put: {
+          TableName: this.table,
+          Item: item,
+          ConditionExpression: "#state = :from",
+          ExpressionAttributeNames: { "#state": "state" },
+          ExpressionAttributeValues: { ":from": from },
+        },
+      },
+    ];
+    if (next.state === "SUCCEEDED") items.push(...journalAndOutbox(this.table, next, m.now).map((Put) => ({ Put })));
+    if (m.inboxEventId) {
+      const inbox = { ...webhookInboxKey(m.inboxEventId), payment_id: next.payment_id, at: m.now };
+      items.push({ Put: this.putIfAbsent(inbox) });
+    }
+    return items;
+  }
+
+  private putIfAbsent(item: Record<string, unknown>) {
+    return { TableName: this.table, Item: item, ConditionExpression: "attribute_not_exists(pk)" };
+  }
+
+  private async conflict(caller: string, key: string): Promise<GuardConflict> {
+    const locator = await this.getLocator(caller, key);
+    if (!locator) throw new Error(`guard conflict for ${caller}/${key} but no locator was found`);
+    const payment = locator.payment_id ? await this.getPayment(locator.payment_id) : undefined;
+    return { locator, payment };
+  }
+}

@@ -1,0 +1,35 @@
+import type { PaymentState } from "../payment/payment-state";
+import type { LocatorRow, PaymentRow } from "./ledger-items";
+
+/** What a failed insert found in the way: the locator, and the payment it names when there is one. */
+export interface GuardConflict {
+  locator: LocatorRow;
+  payment?: PaymentRow;
+}
+
+/** A state move: compare-and-set from one of `from` to `to`, with the fields the move sets. */
+export interface Move {
+  paymentId: string;
+  from: PaymentState[];
+  to: PaymentState;
+  set?: Partial<Pick<PaymentRow, "psp_charge" | "psp_refund" | "decline_code">>;
+  /** An inbox item to write in the same transaction (the webhook's event id). */
+  inboxEventId?: string;
+  now: number;
+}
+
+export type MoveResult = { moved: true; row: PaymentRow } | { moved: false; row?: PaymentRow; duplicate?: boolean };
+
+/** The ledger: the payment rows, their locators (the durable guard), journal and outbox. */
+export interface LedgerPort {
+  /** Writes the payment row and its locator in one transaction, only if neither exists. */
+  insertPending(row: PaymentRow): Promise<{ inserted: true } | ({ inserted: false } & GuardConflict)>;
+  /** Writes a VOID locator tombstone only if the key has no locator yet. */
+  insertVoid(caller: string, key: string, now: number): Promise<{ inserted: true } | ({ inserted: false } & GuardConflict)>;
+  getPayment(paymentId: string): Promise<PaymentRow | undefined>;
+  getLocator(caller: string, key: string): Promise<LocatorRow | undefined>;
+  /** Moves a payment by compare-and-set; the move to SUCCEEDED also writes the journal and the outbox item. */
+  move(m: Move): Promise<MoveResult>;
+  /** Rows in `state` last changed before `beforeMs`, from the sparse state index (never a scan). */
+  listByState(state: PaymentState, beforeMs: number, limit: number): Promise<PaymentRow[]>;
+}

@@ -1,0 +1,33 @@
+/** The kinds of refusal the domain gives; the functions package maps each to HTTP in one place. */
+export type RefusalKind =
+  | "bad-request"
+  | "too-large"
+  | "fingerprint-mismatch"
+  | "in-progress"
+  | "key-voided"
+  | "deadline-passed"
+  | "not-found"
+  | "invalid-state"
+  | "unauthorized"
+  | "psp-unavailable";
+
+/** A refusal with a detail that tells the caller what to fix. */
+export class Refusal extends Error {
+  constructor(
+    readonly kind: RefusalKind,
+    readonly detail: string,
+    readonly retryAfterS?: number,
+  ) {
+    super(detail);
+    this.name = "Refusal";
+  }
+}
+
+/** Finds a Refusal in an error or its causes (Powertools wraps what our persistence layer throws). */
+export function findRefusal(err: unknown): Refusal | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    if (e instanceof Refusal) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,48 @@
+import { randomUUID } from "node:crypto";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { documentClient } from "../aws/document-client";
+import { type PaymentRow, paymentKey } from "../ledger/ledger-items";
+import { Refusal } from "./payment-errors";
+import type { PaymentDeps } from "./payment-deps";
+import type { ChargePayload } from "./take-payment";
+
+/**
+ * Writes the payment row and its locator before any PSP call (Part 3, step 3). On a conflict the
+ * row already there answers: a VOID locator is 409, another fingerprint is 422.
+ */
+export async function placeDurableGuard(
+  deps: PaymentDeps,
+  p: ChargePayload,
+): Promise<{ row: PaymentRow; existing: boolean }> {
+  const now = deps.clock.now();
+  const row: PaymentRow = {
+    payment_id: p.payment_id,
+    caller: p.caller,
+    client_key: p.key,
+    fingerprint: p.fingerprint,
+    ...p.request,
+    email: p.email,
+    state: "PENDING",
+    created_at: now,
+    updated_at: now,
+  };
+  if (process.env.EO_TEST_UNSAFE_NO_DURABLE_GUARD === "1") return { row: await branchX(deps, row), existing: false };
+  const r = await deps.ledger.insertPending(row);
+  if (r.inserted) return { row, existing: false };
+  if (r.locator.state === "VOID") throw new Refusal("key-voided", "this key was voided by resolve; use a new key");
+  if (r.locator.fingerprint !== p.fingerprint) {
+    throw new Refusal("fingerprint-mismatch", "this Idempotency-Key was used with a different request; nothing ran");
+  }
+  if (!r.payment) throw new Error(`locator for ${p.payment_id} names no payment row`);
+  return { row: r.payment, existing: true };
+}
+
+// Branch X (Part 4), a test-only switch: no locator and a random payment id, so that a test can
+// show the double charge the durable guard prevents. Never set outside tests.
+async function branchX(deps: PaymentDeps, row: PaymentRow): Promise<PaymentRow> {
+  const unguarded = { ...row, payment_id: `pay_${randomUUID().replaceAll("-", "")}` };
+  await documentClient().send(
+    new PutCommand({ TableName: deps.config.ledgerTable, Item: { ...paymentKey(unguarded.payment_id), ...unguarded } }),
+  );
+  return unguarded;
+}

@@ -1,0 +1,44 @@
+import { paymentIdOf, scopeOf } from "../ids/derive-ids";
+import type { PaymentRow } from "../ledger/ledger-items";
+import type { PaymentDeps } from "./payment-deps";
+
+export type ResolveState = "PROCESSING" | "SUCCEEDED" | "FAILED" | "VOID";
+
+/**
+ * The app's "did it go through?" (Part 4, RESOLVE): a key that is found answers its state; an absent
+ * key is voided in both stores, insert-if-absent, so that a late original can never run.
+ */
+export async function resolveKey(
+  deps: PaymentDeps,
+  caller: string,
+  key: string,
+): Promise<{ state: ResolveState; payment_id?: string }> {
+  const found = await lookUp(deps, caller, key);
+  if (found) return found;
+  const scope = scopeOf(caller, key);
+  const inTheWay = await deps.claims.table.void(scope);
+  if (inTheWay && inTheWay.status !== "VOID") return { state: "PROCESSING", payment_id: paymentIdOf(caller, key) };
+  const tomb = await deps.ledger.insertVoid(caller, key, deps.clock.now());
+  if (tomb.inserted || tomb.locator.state === "VOID") return { state: "VOID" };
+  return tomb.payment ? stateOf(tomb.payment) : { state: "PROCESSING", payment_id: tomb.locator.payment_id };
+}
+
+async function lookUp(deps: PaymentDeps, caller: string, key: string) {
+  const locator = await deps.ledger.getLocator(caller, key);
+  if (locator?.state === "VOID") return { state: "VOID" as const };
+  if (locator) {
+    const row = await deps.ledger.getPayment(locator.payment_id);
+    return row ? stateOf(row) : { state: "PROCESSING" as const, payment_id: locator.payment_id };
+  }
+  const claim = await deps.claims.table.readLive(scopeOf(caller, key));
+  if (claim?.status === "VOID") return { state: "VOID" as const };
+  // Claimed but not yet in the ledger: the original is running, so the app must keep waiting.
+  if (claim) return { state: "PROCESSING" as const, payment_id: paymentIdOf(caller, key) };
+  return undefined;
+}
+
+function stateOf(row: PaymentRow): { state: ResolveState; payment_id: string } {
+  const state: ResolveState =
+    row.state === "PENDING" || row.state === "UNKNOWN" ? "PROCESSING" : row.state === "FAILED" ? "FAILED" : "SUCCEEDED";
+  return { state, payment_id: row.payment_id };
+}

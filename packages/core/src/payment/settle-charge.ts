@@ -1,0 +1,22 @@
+import type { PaymentRow } from "../ledger/ledger-items";
+import type { PspReply } from "../psp/psp-port";
+import type { PaymentDeps } from "./payment-deps";
+
+/**
+ * Applies the PSP's answer to a charge as an allowed move by compare-and-set. An unknown outcome
+ * moves PENDING to UNKNOWN, never to FAILED. If someone else (webhook, resolver) moved the row
+ * first, the row as they left it is the answer.
+ */
+export async function settleCharge(deps: PaymentDeps, paymentId: string, reply: PspReply): Promise<PaymentRow> {
+  const now = deps.clock.now();
+  const move =
+    reply.kind === "done"
+      ? deps.ledger.move({ paymentId, from: ["PENDING", "UNKNOWN"], to: "SUCCEEDED", set: { psp_charge: reply.id }, now })
+      : reply.kind === "declined"
+        ? deps.ledger.move({ paymentId, from: ["PENDING", "UNKNOWN"], to: "FAILED", set: { decline_code: reply.declineCode }, now })
+        : deps.ledger.move({ paymentId, from: ["PENDING"], to: "UNKNOWN", now });
+  const result = await move;
+  const row = result.row ?? (await deps.ledger.getPayment(paymentId));
+  if (!row) throw new Error(`payment ${paymentId} vanished from the ledger`);
+  return row;
+}

@@ -1,0 +1,59 @@
+import { chargeKeyOf, refundKeyOf, scopeOf } from "../ids/derive-ids";
+import type { PaymentRow } from "../ledger/ledger-items";
+import type { RateCap } from "../rate/rate-cap";
+import { settleRefund } from "./cancel-payment";
+import type { PaymentDeps } from "./payment-deps";
+import type { PaymentState } from "./payment-state";
+import { renderPayment } from "./render-payment";
+import { settleCharge } from "./settle-charge";
+
+const PSP_TIMEOUT_MS = 5_000;
+
+export interface ResolverReport {
+  examined: number;
+  settled: Array<{ payment_id: string; from: PaymentState; to: PaymentState }>;
+  unresolved: Array<{ payment_id: string; state: PaymentState }>;
+  rateLimited: boolean;
+}
+
+/**
+ * The resolver (Part 3 and 4): replays the PSP call with the derived key for every payment whose
+ * outcome is unknown, and PENDING ones whose owner's deadline plus margin has passed; moves them by
+ * compare-and-set and rewrites the key record's stored answer to the final one.
+ */
+export async function settleUnknowns(deps: PaymentDeps, cap: RateCap, limit = 100): Promise<ResolverReport> {
+  const now = deps.clock.now();
+  const stale = now - deps.config.deadlineMs - deps.config.takeoverMarginMs;
+  const report: ResolverReport = { examined: 0, settled: [], unresolved: [], rateLimited: false };
+  const batches: Array<[PaymentState, number]> = [
+    ["UNKNOWN", now + 1],
+    ["PENDING", stale],
+    ["REFUND_UNKNOWN", now + 1],
+    ["REFUND_PENDING", stale],
+  ];
+  for (const [state, before] of batches) {
+    for (const row of await deps.ledger.listByState(state, before, limit)) {
+      if (!(await cap.take())) return { ...report, rateLimited: true };
+      report.examined += 1;
+      const after = await settleOne(deps, row);
+      if (after.state !== row.state) report.settled.push({ payment_id: row.payment_id, from: row.state, to: after.state });
+      else report.unresolved.push({ payment_id: row.payment_id, state: row.state });
+    }
+  }
+  return report;
+}
+
+async function settleOne(deps: PaymentDeps, row: PaymentRow): Promise<PaymentRow> {
+  if (row.state === "REFUND_UNKNOWN" || row.state === "REFUND_PENDING") {
+    const reply = await deps.psp.refund(refundKeyOf(row.payment_id), row.psp_charge ?? "", row.payment_id, PSP_TIMEOUT_MS);
+    return settleRefund(deps, row.payment_id, reply);
+  }
+  const params = { amount: row.amount, currency: row.currency, payment_method: row.payment_method, reference: row.payment_id };
+  let reply = await deps.psp.charge(chargeKeyOf(row.payment_id), params, PSP_TIMEOUT_MS);
+  // A saved error keeps coming back for this key: look the charge up by our reference instead.
+  if (reply.kind === "saved-error") reply = await deps.psp.findCharge(row.payment_id, PSP_TIMEOUT_MS);
+  const settled = await settleCharge(deps, row.payment_id, reply.kind === "unknown" ? { kind: "unknown", reason: reply.reason } : reply);
+  const answer = renderPayment(settled);
+  if (answer.kind === "final") await deps.claims.table.rewriteAnswer(scopeOf(row.caller, row.client_key), answer);
+  return settled;
+}

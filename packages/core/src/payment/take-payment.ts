@@ -1,0 +1,142 @@
+import { randomUUID } from "node:crypto";
+import {
+  IdempotencyAlreadyInProgressError,
+  IdempotencyConfig,
+  IdempotencyValidationError,
+  makeIdempotent,
+} from "@aws-lambda-powertools/idempotency";
+import type { ClaimAnswer } from "../claim/claim-answer";
+import { claimContext, withClaimContext } from "../claim/claim-context";
+import { ClaimLost } from "../claim/claim-table";
+import { chargeKeyOf, paymentIdOf, scopeOf } from "../ids/derive-ids";
+import { findRefusal, Refusal } from "./payment-errors";
+import type { PaymentDeps } from "./payment-deps";
+import { fingerprintOf, type PaymentRequest } from "./payment-request";
+import { isChargeFinal } from "./payment-state";
+import { type Rendered, renderFinal, renderPayment, renderProcessing } from "./render-payment";
+import { settleCharge } from "./settle-charge";
+import { placeDurableGuard } from "./place-durable-guard";
+
+export interface TakePaymentInput {
+  caller: string;
+  key: string;
+  request: PaymentRequest;
+  email?: string;
+  /** The arrival stamp (API Gateway's requestContext.timeEpoch). */
+  arrivalMs: number;
+}
+
+/** What the claimed work receives: JSON only, because Powertools hashes and stores it. */
+export interface ChargePayload {
+  scope: string;
+  fingerprint: string;
+  payment_id: string;
+  caller: string;
+  key: string;
+  request: PaymentRequest;
+  email?: string;
+  deadline_at: number;
+}
+
+/** Builds POST /payments: claim, durable guard, PSP call with the derived key, and an answer to every repeat. */
+export function makeTakePayment(deps: PaymentDeps): (input: TakePaymentInput) => Promise<Rendered> {
+  const config = new IdempotencyConfig({
+    eventKeyJmesPath: "scope",
+    payloadValidationJmesPath: "fingerprint",
+    expiresAfterSeconds: deps.config.keyWindowS,
+    responseHook: (response) => {
+      claimContext().replayed = true;
+      return response;
+    },
+  });
+  // Powertools asks Lambda for its remaining time to size the lease; our lease is the request's own
+  // deadline, which the claim store reads from the claim context instead.
+  config.registerLambdaContext(leaseClock as never);
+  const claimed = makeIdempotent((p: ChargePayload) => chargeOnce(deps, p), { persistenceStore: deps.claims, config });
+  return async (input) => {
+    const deadlineAt = input.arrivalMs + deps.config.deadlineMs - deps.config.clockMarginMs;
+    if (deps.clock.now() > deadlineAt) {
+      throw new Refusal("deadline-passed", "the request is older than the server deadline on arrival; nothing ran");
+    }
+    const payload = payloadOf(input, deadlineAt);
+    const ctx = {
+      owner: randomUUID(),
+      leaseUntil: input.arrivalMs + deps.config.deadlineMs,
+      paymentId: payload.payment_id,
+      sideEffectStarted: false,
+      replayed: false,
+      beforeTakeover: async () => void (await deps.ledger.getPayment(payload.payment_id)),
+    };
+    try {
+      const answer = (await withClaimContext(ctx, () => claimed(payload))) as ClaimAnswer;
+      return await render(deps, answer, ctx.replayed);
+    } catch (err) {
+      return mapClaimError(deps, err, payload.payment_id);
+    }
+  };
+}
+
+const leaseClock = { getRemainingTimeInMillis: () => Math.max(1, claimContext().leaseUntil - Date.now()) };
+
+function payloadOf(input: TakePaymentInput, deadlineAt: number): ChargePayload {
+  return {
+    scope: scopeOf(input.caller, input.key),
+    fingerprint: fingerprintOf(input.request),
+    payment_id: paymentIdOf(input.caller, input.key),
+    caller: input.caller,
+    key: input.key,
+    request: input.request,
+    email: input.email,
+    deadline_at: deadlineAt,
+  };
+}
+
+/** The claimed work: the durable guard first, then the PSP, within the request's own deadline. */
+async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAnswer> {
+  const ctx = claimContext();
+  const { row, existing } = await placeDurableGuard(deps, p);
+  ctx.paymentId = row.payment_id;
+  if (isChargeFinal(row.state)) {
+    ctx.replayed = existing;
+    return renderPayment(row);
+  }
+  const remaining = p.deadline_at - deps.clock.now();
+  if (remaining <= 0) return renderPayment(await settleCharge(deps, row.payment_id, { kind: "unknown", reason: "deadline" }));
+  ctx.sideEffectStarted = true;
+  const { amount, currency, payment_method } = p.request;
+  const reply = await deps.psp.charge(
+    chargeKeyOf(row.payment_id),
+    { amount, currency, payment_method, reference: row.payment_id },
+    remaining,
+  );
+  return renderPayment(await settleCharge(deps, row.payment_id, reply));
+}
+
+async function render(deps: PaymentDeps, answer: ClaimAnswer, replayed: boolean): Promise<Rendered> {
+  if (answer.kind === "final") return renderFinal(answer, replayed);
+  const row = await deps.ledger.getPayment(answer.payment_id);
+  if (!row) return renderProcessing(answer.payment_id);
+  const now = renderPayment(row);
+  return now.kind === "final" ? renderFinal(now, replayed) : renderProcessing(answer.payment_id);
+}
+
+async function mapClaimError(deps: PaymentDeps, err: unknown, paymentId: string): Promise<Rendered> {
+  if (err instanceof IdempotencyValidationError) {
+    throw new Refusal("fingerprint-mismatch", "this Idempotency-Key was used with a different request; nothing ran");
+  }
+  if (err instanceof IdempotencyAlreadyInProgressError) {
+    throw new Refusal("in-progress", "a request with this Idempotency-Key is still running; retry later", 1);
+  }
+  const refusal = findRefusal(err);
+  if (refusal) throw refusal;
+  // A paused owner woke after a takeover: its completion failed, so it answers what the ledger holds.
+  if (causeIs(err, ClaimLost)) return render(deps, { kind: "pointer", payment_id: paymentId }, true);
+  throw err;
+}
+
+function causeIs(err: unknown, type: new (...args: never[]) => Error): boolean {
+  for (let e: unknown = err, d = 0; e && d < 5; d++, e = (e as { cause?: unknown }).cause) {
+    if (e instanceof type) return true;
+  }
+  return false;
+}

@@ -1,0 +1,23 @@
+/** The PSP's answer to a charge or refund, as the domain needs it. */
+export type PspReply =
+  | { kind: "done"; id: string }
+  | { kind: "declined"; declineCode: string; id?: string }
+  /** A saved error for this key: the PSP will answer it again for as long as it keeps the key. */
+  | { kind: "saved-error"; status: number }
+  /** No answer, a timeout, a 5xx, a 429: the outcome is unknown, never "failed". */
+  | { kind: "unknown"; reason: string };
+
+export interface ChargeParams {
+  amount: number;
+  currency: string;
+  payment_method: string;
+  reference: string;
+}
+
+/** The card processor, always called with a derived idempotency key. */
+export interface PspPort {
+  charge(key: string, params: ChargeParams, timeoutMs: number): Promise<PspReply>;
+  refund(key: string, charge: string, reference: string, timeoutMs: number): Promise<PspReply>;
+  /** Looks a charge up by our reference, for a key whose saved result is an error. */
+  findCharge(reference: string, timeoutMs: number): Promise<PspReply>;
+}

@@ -1,0 +1,22 @@
+import { makeTakePayment, paymentDeps, parseIdempotencyKey, parsePaymentBody } from "@eo/core";
+import { bodyOf, callerOf, emailOf, httpHandler } from "../shared/http-handler";
+import { logger } from "../shared/observability";
+
+let takePayment: ReturnType<typeof makeTakePayment> | undefined;
+
+/** POST /payments: one payment per (caller, Idempotency-Key), answered the same way on every repeat. */
+export const handler = httpHandler("create-payment", async (event) => {
+  const caller = callerOf(event);
+  const key = parseIdempotencyKey(event.headers["idempotency-key"]);
+  const request = parsePaymentBody(bodyOf(event));
+  takePayment ??= makeTakePayment(paymentDeps());
+  const answer = await takePayment({
+    caller,
+    key,
+    request,
+    email: emailOf(event),
+    arrivalMs: event.requestContext.timeEpoch,
+  });
+  logger.info("payment answered", { payment_id: answer.body.payment_id, status: answer.status });
+  return answer;
+});

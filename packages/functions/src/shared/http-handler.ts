@@ -1,0 +1,45 @@
+import middy from "@middy/core";
+import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import { findRefusal, Refusal } from "@eo/core";
+import { logger } from "./observability";
+import { toProblem } from "./problem";
+
+export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+export interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Wraps an API operation in middy with the shared logger and the one error-to-HTTP mapping. */
+export function httpHandler(name: string, operation: (event: ApiEvent, context: Context) => Promise<Answer>) {
+  return middy(async (event: ApiEvent, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+    try {
+      const a = await operation(event, context);
+      return { statusCode: a.status, headers: { "content-type": "application/json", ...a.headers }, body: JSON.stringify(a.body ?? {}) };
+    } catch (err) {
+      if (!findRefusal(err)) logger.error(`${name} failed`, { error: err as Error });
+      return toProblem(err, event.rawPath);
+    }
+  }).use(injectLambdaContext(logger));
+}
+
+/** The caller is the token's `sub`, never a header or body field. */
+export function callerOf(event: ApiEvent): string {
+  const sub = event.requestContext.authorizer?.jwt?.claims?.sub;
+  if (typeof sub !== "string" || sub === "") throw new Refusal("unauthorized", "the token has no sub");
+  return sub;
+}
+
+/** The buyer's email claim, where the token carries one. */
+export function emailOf(event: ApiEvent): string | undefined {
+  const email = event.requestContext.authorizer?.jwt?.claims?.email;
+  return typeof email === "string" && email.includes("@") ? email : undefined;
+}
+
+/** The raw body as text, whatever API Gateway did with its encoding. */
+export function bodyOf(event: ApiEvent): string | undefined {
+  if (event.body === undefined) return undefined;
+  return event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
+}

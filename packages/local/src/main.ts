@@ -1,0 +1,43 @@
+import { mintToken } from "./runtime/jwt";
+import { startLocalStack } from "./stack/start-stack";
+
+// `npm start`: the whole local stack on 127.0.0.1 until Ctrl-C, on the contract's default ports.
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+const started = Date.now();
+console.log("effectively-once: starting the local stack (DynamoDB Local, fauxqs, SES, fake PSP, handlers)...");
+const stack = await startLocalStack({
+  ports: {
+    api: port("API_PORT", 3000),
+    psp: port("PSP_PORT", 3001),
+    dynamodb: port("DYNAMODB_PORT", 8000),
+    sqs: port("SQS_PORT", 9324),
+    ses: port("SES_PORT", 8005),
+  },
+}).catch((err: Error) => {
+  console.error(`effectively-once: could not start: ${err.message}`);
+  process.exit(1);
+});
+
+const { endpoints, regions } = stack.emulators;
+console.log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s
+  API            ${stack.apiUrl}            (health: ${stack.apiUrl}/_local/health)
+  fake PSP       ${stack.psp.url}
+  DynamoDB Local ${endpoints.dynamodb}   (Regions ${regions.primary.region}, ${regions.standby.region})
+  SQS/SNS        ${endpoints.sqs}   (fauxqs)
+  SES v2         ${endpoints.ses}   (aws-ses-v2-local)
+a token for caller u1 (1 h):
+  ${await mintToken("u1", { email: "u1@example.com" })}
+Ctrl-C stops everything.`);
+
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping the local stack...`);
+  await stack.stop();
+  console.log("stopped; no emulator left running.");
+  process.exit(0);
+};
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

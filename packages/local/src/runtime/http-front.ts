@@ -1,0 +1,123 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { APIGatewayProxyResultV2, Context } from "aws-lambda";
+import { clock } from "@eo/core";
+import { toApiGatewayEvent } from "./api-gateway-event";
+import { verifyBearer } from "./jwt";
+import { lambdaContext } from "./lambda-context";
+
+// biome-ignore lint/suspicious/noExplicitAny: handlers take their own event types.
+export type HttpHandler = (event: any, context: Context) => Promise<APIGatewayProxyResultV2>;
+
+/** One API route, like an API Gateway route with a Lambda integration. */
+export interface Route {
+  method: string;
+  path: string;
+  functionName: string;
+  auth: boolean;
+  load: () => Promise<HttpHandler>;
+}
+
+/** Answers the `/_local` inspection routes; undefined means "not mine". */
+export type LocalRoutes = (req: IncomingMessage, url: URL, body: Buffer) => Promise<LocalAnswer | undefined>;
+export interface LocalAnswer {
+  status: number;
+  body?: unknown;
+}
+
+const MAX_BODY = 1024 * 1024; // API Gateway's own limit is far larger; the handlers enforce 16 KiB.
+const API_TIMEOUT_MS = 29_000;
+
+/** Starts the HTTP front that does locally what API Gateway and its JWT authorizer do in AWS. */
+export async function startHttpFront(port: number, routes: Route[], local: LocalRoutes): Promise<Server> {
+  const compiled = routes.map((r) => ({ ...r, re: pathPattern(r.path) }));
+  const server = createServer((req, res) => {
+    const timeEpoch = clock.now();
+    serve(req, res, timeEpoch, compiled, local).catch((err) => {
+      if (!res.headersSent) send(res, 500, problem(500, "Internal Server Error", String(err?.message ?? err)));
+      else res.end();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  return server;
+}
+
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  timeEpoch: number,
+  routes: Array<Route & { re: RegExp }>,
+  local: LocalRoutes,
+): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  const body = await readBody(req);
+  if (body === undefined) return send(res, 413, problem(413, "Payload Too Large", "request body over 1 MiB"));
+  if (url.pathname.startsWith("/_local/")) {
+    const answer = await local(req, url, body);
+    if (answer) return send(res, answer.status, answer.body);
+    return send(res, 404, problem(404, "Not Found", `no local route ${req.method} ${url.pathname}`));
+  }
+  const match = matchRoute(routes, req.method ?? "GET", url.pathname);
+  if (!match) return send(res, 404, { message: "Not Found" });
+  const claims = match.route.auth ? await verifyBearer(req.headers.authorization) : undefined;
+  if (match.route.auth && !claims) return send(res, 401, { message: "Unauthorized" });
+  const routeKey = `${match.route.method} ${match.route.path}`;
+  const event = toApiGatewayEvent({ req, url, body, routeKey, pathParameters: match.params, claims, timeEpoch });
+  const handler = await match.route.load();
+  const result = await handler(event, lambdaContext(match.route.functionName, API_TIMEOUT_MS));
+  render(res, result);
+}
+
+function matchRoute(routes: Array<Route & { re: RegExp }>, method: string, path: string) {
+  for (const route of routes) {
+    if (route.method !== method) continue;
+    const m = route.re.exec(path);
+    if (m) return { route, params: { ...m.groups } as Record<string, string> };
+  }
+  return undefined;
+}
+
+function pathPattern(path: string): RegExp {
+  const src = path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, "(?<$1>[^/]+)");
+  return new RegExp(`^${src}$`);
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+// API Gateway's payload-v2.0 rules: a bare value is a 200 JSON body; a structured one is used as is.
+function render(res: ServerResponse, result: APIGatewayProxyResultV2): void {
+  if (typeof result !== "object" || result === null || !("statusCode" in result)) {
+    return send(res, 200, result);
+  }
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+  const raw = result.body ?? "";
+  const payload = result.isBase64Encoded ? Buffer.from(raw, "base64") : Buffer.from(raw, "utf8");
+  if (result.cookies?.length) res.setHeader("set-cookie", result.cookies);
+  res.writeHead(result.statusCode ?? 200, { "content-type": "application/json", ...headers });
+  res.end(payload);
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const isProblem = typeof body === "object" && body !== null && "title" in body && "status" in body;
+  const type = isProblem ? "application/problem+json" : "application/json";
+  res.writeHead(status, { "content-type": type });
+  res.end(body === undefined ? "" : JSON.stringify(body));
+}
+
+/** An RFC 9457 problem body. */
+export function problem(status: number, title: string, detail: string) {
+  return { type: "about:blank", title, status, detail };
+}

@@ -1,0 +1,111 @@
+import {
+  type CreateTableCommandInput,
+  CreateTableCommand,
+  DynamoDBClient,
+  UpdateTimeToLiveCommand,
+} from "@aws-sdk/client-dynamodb";
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { LOCAL_CREDENTIALS, type RegionResources } from "./regions";
+
+export interface QueueUrls {
+  events: string;
+  eventsDlq: string;
+  relayFailures: string;
+}
+
+/** The redrive limit of the events queue: a message received this many times goes to the DLQ. */
+export const EVENTS_MAX_RECEIVE_COUNT = 5;
+export const EVENTS_VISIBILITY_TIMEOUT_S = 30;
+
+const pkSk = (name: string): CreateTableCommandInput => ({
+  TableName: name,
+  BillingMode: "PAY_PER_REQUEST",
+  AttributeDefinitions: [
+    { AttributeName: "pk", AttributeType: "S" },
+    { AttributeName: "sk", AttributeType: "S" },
+  ],
+  KeySchema: [
+    { AttributeName: "pk", KeyType: "HASH" },
+    { AttributeName: "sk", KeyType: "RANGE" },
+  ],
+});
+
+/** The table definitions, mirroring stacks/tables.ts. */
+export function tableDefinitions(r: RegionResources): { input: CreateTableCommandInput; ttl?: string }[] {
+  const ledger = pkSk(r.ledgerTable);
+  ledger.AttributeDefinitions?.push(
+    { AttributeName: "gsi1pk", AttributeType: "S" },
+    { AttributeName: "gsi1sk", AttributeType: "S" },
+  );
+  ledger.GlobalSecondaryIndexes = [
+    {
+      IndexName: "gsi1",
+      KeySchema: [
+        { AttributeName: "gsi1pk", KeyType: "HASH" },
+        { AttributeName: "gsi1sk", KeyType: "RANGE" },
+      ],
+      Projection: { ProjectionType: "ALL" },
+    },
+  ];
+  ledger.StreamSpecification = { StreamEnabled: true, StreamViewType: "NEW_AND_OLD_IMAGES" };
+  return [
+    {
+      input: {
+        TableName: r.claimTable,
+        BillingMode: "PAY_PER_REQUEST",
+        AttributeDefinitions: [{ AttributeName: "id", AttributeType: "S" }],
+        KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+      },
+      ttl: "expiration",
+    },
+    { input: ledger },
+    { input: pkSk(r.consumerTable), ttl: "expires_at" },
+  ];
+}
+
+/** Creates one Region's tables in DynamoDB Local. */
+export async function createTables(endpoint: string, r: RegionResources): Promise<void> {
+  const ddb = new DynamoDBClient({ endpoint, region: r.region, credentials: LOCAL_CREDENTIALS });
+  for (const def of tableDefinitions(r)) {
+    await ddb.send(new CreateTableCommand(def.input));
+    if (def.ttl) {
+      await ddb.send(
+        new UpdateTimeToLiveCommand({
+          TableName: def.input.TableName,
+          TimeToLiveSpecification: { AttributeName: def.ttl, Enabled: true },
+        }),
+      );
+    }
+  }
+  ddb.destroy();
+}
+
+/** Creates one Region's FIFO queue, its FIFO DLQ with the redrive policy, and the relay's failure queue. */
+export async function createQueues(endpoint: string, r: RegionResources): Promise<QueueUrls> {
+  const sqs = new SQSClient({ endpoint, region: r.region, credentials: LOCAL_CREDENTIALS });
+  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: r.eventsDlq, Attributes: { FifoQueue: "true" } }));
+  const dlqArn = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ["QueueArn"] }),
+  );
+  const events = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: r.eventsQueue,
+      Attributes: {
+        FifoQueue: "true",
+        VisibilityTimeout: String(EVENTS_VISIBILITY_TIMEOUT_S),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: dlqArn.Attributes?.QueueArn,
+          maxReceiveCount: EVENTS_MAX_RECEIVE_COUNT,
+        }),
+      },
+    }),
+  );
+  const failures = await sqs.send(new CreateQueueCommand({ QueueName: r.relayFailuresQueue }));
+  sqs.destroy();
+  return { events: must(events.QueueUrl), eventsDlq: must(dlq.QueueUrl), relayFailures: must(failures.QueueUrl) };
+}
+
+function must(url: string | undefined): string {
+  if (!url) throw new Error("CreateQueue returned no QueueUrl");
+  return url;
+}

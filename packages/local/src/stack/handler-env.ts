@@ -1,0 +1,32 @@
+import type { Emulators } from "./start-emulators";
+import { LOCAL_CREDENTIALS } from "./regions";
+
+/**
+ * The environment the primary Region's handlers read, as the SST stacks set it in AWS, plus the
+ * SDK's per-service endpoint variables that point the same clients at the emulators.
+ */
+export function primaryHandlerEnv(emu: Emulators, pspUrl: string, pushUrl?: string): Record<string, string> {
+  const r = emu.regions.primary;
+  return {
+    AWS_REGION: r.region,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: emu.endpoints.dynamodb,
+    AWS_ENDPOINT_URL_SQS: emu.endpoints.sqs,
+    AWS_ENDPOINT_URL_SESV2: emu.endpoints.ses,
+    ...(pushUrl ? { AWS_ENDPOINT_URL_SNS: pushUrl } : {}),
+    CLAIM_TABLE: r.claimTable,
+    LEDGER_TABLE: r.ledgerTable,
+    CONSUMER_TABLE: r.consumerTable,
+    EVENTS_QUEUE_URL: r.queues.events,
+    REGION_ROLE: "primary",
+    PSP_URL: pspUrl,
+    PSP_API_KEY: process.env.PSP_API_KEY ?? "sk_local",
+    PSP_WEBHOOK_SECRET: process.env.PSP_WEBHOOK_SECRET ?? "whsec_local",
+    POWERTOOLS_SERVICE_NAME: "effectively-once",
+    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? process.env.LOG_LEVEL ?? "WARN",
+    POWERTOOLS_METRICS_NAMESPACE: "EffectivelyOnce",
+    POWERTOOLS_DEV: "true",
+    AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: "1",
+  };
+}

@@ -1,0 +1,80 @@
+import type { IncomingMessage } from "node:http";
+import { advanceClock, armedFaults, armFault, clearFaults, clock, parseFaultRequest } from "@eo/core";
+import type { LocalAnswer, LocalRoutes } from "../runtime/http-front";
+import { problem } from "../runtime/http-front";
+
+/** What the inspection routes read from the running stack. */
+export interface LocalRouteSources {
+  health: () => Promise<{ ok: boolean; services: Record<string, boolean> }>;
+  pspCharges: () => unknown;
+  sesEndpoint: string;
+  runJob: (name: string) => Promise<unknown>;
+  jobNames: () => string[];
+  /** Extra inspection routes (devices, merchants) added by the async half. */
+  extra?: Array<{ method: string; pattern: RegExp; answer: (m: RegExpExecArray, url: URL) => Promise<LocalAnswer> }>;
+}
+
+/** The contract's `/_local` inspection and fault API; it exists only in the local stack. */
+export function localRoutes(src: LocalRouteSources): LocalRoutes {
+  return async (req: IncomingMessage, url: URL, body: Buffer) => {
+    const route = `${req.method} ${url.pathname}`;
+    try {
+      if (route === "GET /_local/health") {
+        const h = await src.health();
+        return { status: h.ok ? 200 : 503, body: h };
+      }
+      if (route === "GET /_local/faults") return { status: 200, body: armedFaults() };
+      if (route === "POST /_local/faults") return armFaults(body);
+      if (route === "DELETE /_local/faults") {
+        clearFaults();
+        return { status: 200, body: { armed: {} } };
+      }
+      if (route === "POST /_local/clock") return moveClock(body);
+      if (route === "GET /_local/clock") return { status: 200, body: { now: clock.now() } };
+      if (route === "GET /_local/psp/charges") return { status: 200, body: src.pspCharges() };
+      if (route === "GET /_local/emails") return emails(src.sesEndpoint, url.searchParams.get("to"));
+      const job = /^POST \/_local\/run\/([\w-]+)$/.exec(route);
+      if (job?.[1]) return runJob(src, job[1]);
+      for (const r of src.extra ?? []) {
+        const m = r.method === req.method ? r.pattern.exec(url.pathname) : null;
+        if (m) return r.answer(m, url);
+      }
+      return undefined;
+    } catch (err) {
+      return { status: 400, body: problem(400, "Bad Request", (err as Error).message) };
+    }
+  };
+}
+
+function json(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString("utf8") || "{}");
+  } catch {
+    throw new Error("the body must be JSON");
+  }
+}
+
+function armFaults(body: Buffer): LocalAnswer {
+  for (const f of parseFaultRequest(json(body))) armFault(f.name, f.value, f.n);
+  return { status: 200, body: { armed: armedFaults() } };
+}
+
+function moveClock(body: Buffer): LocalAnswer {
+  const advance = Number((json(body) as { advance_s?: unknown }).advance_s);
+  if (!Number.isFinite(advance) || advance < 0) throw new Error('advance_s must be a non-negative number, e.g. {"advance_s": 7200}');
+  return { status: 200, body: { now: advanceClock(advance * 1000) } };
+}
+
+async function runJob(src: LocalRouteSources, name: string): Promise<LocalAnswer> {
+  if (!src.jobNames().includes(name)) {
+    return { status: 404, body: problem(404, "Not Found", `no job ${name}; jobs: ${src.jobNames().join(", ")}`) };
+  }
+  return { status: 200, body: { job: name, result: await src.runJob(name) } };
+}
+
+async function emails(sesEndpoint: string, to: string | null): Promise<LocalAnswer> {
+  const res = await fetch(`${sesEndpoint}/store`);
+  const store = (await res.json()) as { emails: Array<{ destination?: { to?: string[] } }> };
+  const list = to ? store.emails.filter((e) => e.destination?.to?.includes(to)) : store.emails;
+  return { status: 200, body: list };
+}

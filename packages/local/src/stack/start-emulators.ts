@@ -1,0 +1,69 @@
+import { resolvePort } from "../emulators/free-port";
+import { startDynamoDbLocal } from "../emulators/dynamodb-local";
+import type { ManagedProcess } from "../emulators/managed-process";
+import { startFauxqs, startSesLocal } from "../emulators/node-services";
+import { createQueues, createTables, type QueueUrls } from "./create-resources";
+import { localRegions, type RegionResources } from "./regions";
+
+export interface EmulatorPorts {
+  dynamodb?: number;
+  sqs?: number;
+  ses?: number;
+}
+
+/** The running emulators and both Regions' resources in them. */
+export interface Emulators {
+  endpoints: { dynamodb: string; sqs: string; ses: string };
+  processes: ManagedProcess[];
+  regions: { primary: RegionResources & { queues: QueueUrls }; standby: RegionResources & { queues: QueueUrls } };
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts DynamoDB Local, fauxqs and aws-ses-v2-local on 127.0.0.1 (ports from the arguments, then
+ * env DYNAMODB_PORT / SQS_PORT / SES_PORT, 0 = a free port) and creates both Regions' resources.
+ */
+export async function startEmulators(ports: EmulatorPorts = {}): Promise<Emulators> {
+  const p = {
+    dynamodb: await resolvePort(ports.dynamodb ?? envPort("DYNAMODB_PORT")),
+    sqs: await resolvePort(ports.sqs ?? envPort("SQS_PORT")),
+    ses: await resolvePort(ports.ses ?? envPort("SES_PORT")),
+  };
+  const { primary, standby } = localRegions();
+  const started = await Promise.allSettled([
+    startDynamoDbLocal(p.dynamodb),
+    startFauxqs(p.sqs, primary.region),
+    startSesLocal(p.ses),
+  ]);
+  const processes = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const stop = async () => void (await Promise.all(processes.map((proc) => proc.stop())));
+  const failed = started.find((s) => s.status === "rejected");
+  if (failed) {
+    await stop();
+    throw (failed as PromiseRejectedResult).reason;
+  }
+  const endpoints = {
+    dynamodb: `http://127.0.0.1:${p.dynamodb}`,
+    sqs: `http://127.0.0.1:${p.sqs}`,
+    ses: `http://127.0.0.1:${p.ses}`,
+  };
+  try {
+    const withQueues = async (r: RegionResources) => {
+      await createTables(endpoints.dynamodb, r);
+      return { ...r, queues: await createQueues(endpoints.sqs, r) };
+    };
+    const regions = { primary: await withQueues(primary), standby: await withQueues(standby) };
+    return { endpoints, processes, regions, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+function envPort(name: string): number | undefined {
+  const v = process.env[name];
+  if (v === undefined || v === "") return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name}=${v} is not a port number`);
+  return n;
+}

@@ -1,0 +1,91 @@
+import type { Server } from "node:http";
+import { clearFaults, resetClock } from "@eo/core";
+import { startFakePsp, type FakePsp } from "@eo/psp";
+import { resolvePort } from "../emulators/free-port";
+import { isAlive } from "../emulators/managed-process";
+import { startHttpFront } from "../runtime/http-front";
+import { apiRoutes } from "./api-routes";
+import { primaryHandlerEnv } from "./handler-env";
+import { localRoutes } from "./local-routes";
+import { startEmulators, type Emulators, type EmulatorPorts } from "./start-emulators";
+import { scheduledJobs, type JobRunner } from "./scheduled-jobs";
+
+export interface StackOptions {
+  /** Ports; 0 or absent picks a free one (tests). `npm start` passes the contract's defaults. */
+  ports?: EmulatorPorts & { api?: number; psp?: number };
+  /** How often the resolver runs by itself; 0 turns the schedule off (tests run it on demand). */
+  resolverEveryMs?: number;
+  sweepsEveryMs?: number;
+  webhookRetryBaseMs?: number;
+}
+
+/** The whole local stack, both Regions, on 127.0.0.1. */
+export interface LocalStack {
+  apiUrl: string;
+  emulators: Emulators;
+  psp: FakePsp;
+  jobs: JobRunner;
+  stop(): Promise<void>;
+}
+
+let running = false;
+
+/**
+ * Starts the emulators, the fake PSP, the HTTP front, the pollers and the scheduler. Handlers run
+ * in this process and read their configuration from the environment once, so one stack per process.
+ */
+export async function startLocalStack(opts: StackOptions = {}): Promise<LocalStack> {
+  if (running) throw new Error("a local stack is already running in this process");
+  running = true;
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => undefined);
+    stops.length = 0;
+    clearFaults();
+    resetClock();
+    running = false;
+  };
+  try {
+    const apiPort = await resolvePort(opts.ports?.api ?? envPort("API_PORT"));
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const emulators = await startEmulators(opts.ports);
+    stops.push(() => emulators.stop());
+    const psp = await startFakePsp({
+      port: opts.ports?.psp ?? envPort("PSP_PORT") ?? 0,
+      webhookUrl: `${apiUrl}/webhooks/psp`,
+      webhookSecret: process.env.PSP_WEBHOOK_SECRET ?? "whsec_local",
+      webhookRetry: { baseMs: opts.webhookRetryBaseMs ?? 500, maxMs: 30_000, maxAttempts: 50 },
+    });
+    stops.push(() => psp.stop());
+    Object.assign(process.env, primaryHandlerEnv(emulators, psp.url));
+    const jobs = scheduledJobs({ resolverEveryMs: opts.resolverEveryMs ?? 60_000, sweepsEveryMs: opts.sweepsEveryMs ?? 300_000 });
+    stops.push(() => jobs.stop());
+    const health = async () => {
+      const services: Record<string, boolean> = Object.fromEntries(emulators.processes.map((p) => [p.name, isAlive(p.pid)]));
+      return { ok: Object.values(services).every(Boolean), services };
+    };
+    const local = localRoutes({
+      health,
+      pspCharges: () => psp.charges(),
+      sesEndpoint: emulators.endpoints.ses,
+      runJob: (name) => jobs.runNow(name),
+      jobNames: () => jobs.names(),
+    });
+    const front = await startHttpFront(apiPort, apiRoutes(), local);
+    stops.push(() => closeServer(front));
+    return { apiUrl, emulators, psp, jobs, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+function envPort(name: string): number | undefined {
+  const v = process.env[name];
+  return v ? Number(v) : undefined;
+}

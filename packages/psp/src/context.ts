@@ -1,0 +1,49 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createIdempotencyStore, type IdempotencyStore } from "./idempotency-store";
+import { createLedger, type Ledger } from "./ledger";
+import type { ResolvedOptions } from "./options";
+import { createRateLimiter, type RateLimiter } from "./rate-limiter";
+import { createSleeper, type Sleeper } from "./sleeper";
+import { createWebhookSender, type WebhookSender } from "./webhook-sender";
+
+/** The state one fake PSP instance holds; nothing is module-global so several can run side by side. */
+export interface PspContext {
+  opts: ResolvedOptions;
+  ledger: Ledger;
+  store: IdempotencyStore;
+  limiter: RateLimiter;
+  webhooks: WebhookSender;
+  sleeper: Sleeper;
+  requestCount: number;
+}
+
+/** One request being handled, with the account it is made for. */
+export interface Call {
+  req: IncomingMessage;
+  res: ServerResponse;
+  account: string;
+  url: URL;
+}
+
+/** Creates the state of a fresh PSP from resolved options. */
+export function createContext(opts: ResolvedOptions): PspContext {
+  return {
+    opts,
+    ledger: createLedger(),
+    store: createIdempotencyStore(opts.clock, opts.keyWindowMs),
+    limiter: createRateLimiter(opts.rateLimits),
+    webhooks: createWebhookSender({
+      url: opts.webhookUrl,
+      secret: opts.webhookSecret,
+      retry: opts.webhookRetry,
+      clock: opts.clock,
+    }),
+    sleeper: createSleeper(),
+    requestCount: 0,
+  };
+}
+
+/** Seconds since the epoch by the PSP's clock, the unit Stripe uses for `created`. */
+export function unixNow(ctx: PspContext): number {
+  return Math.floor(ctx.opts.clock.now() / 1000);
+}

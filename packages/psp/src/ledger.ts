@@ -1,0 +1,71 @@
+import type { ChargeSummary, RefundSummary } from "./options";
+
+/** A charge as the PSP keeps it; `account` is the secret key that created it and never leaves the PSP. */
+export interface Charge {
+  id: string;
+  object: "charge";
+  amount: number;
+  currency: string;
+  payment_method: string;
+  reference: string;
+  idempotency_key: string;
+  status: "succeeded" | "failed";
+  refunded: boolean;
+  created: number;
+}
+
+/** A refund as the PSP keeps it. */
+export interface Refund {
+  id: string;
+  object: "refund";
+  charge: string;
+  amount: number;
+  currency: string;
+  reference?: string;
+  idempotency_key: string;
+  status: "succeeded";
+  created: number;
+}
+
+interface Owned<T> {
+  account: string;
+  record: T;
+}
+
+/** Every charge and refund the PSP has made, per account. */
+export interface Ledger {
+  addCharge(account: string, charge: Charge): void;
+  getCharge(account: string, id: string): Charge | undefined;
+  listCharges(account: string, reference?: string): Charge[];
+  addRefund(account: string, refund: Refund): void;
+  succeededCharges(): ChargeSummary[];
+  refunds(): RefundSummary[];
+}
+
+/** Creates an empty in-memory ledger. */
+export function createLedger(): Ledger {
+  const charges: Owned<Charge>[] = [];
+  const refunds: Owned<Refund>[] = [];
+  return {
+    addCharge: (account, record) => void charges.push({ account, record }),
+    getCharge: (account, id) => charges.find((c) => c.account === account && c.record.id === id)?.record,
+    listCharges: (account, reference) =>
+      charges
+        .filter((c) => c.account === account && (reference === undefined || c.record.reference === reference))
+        .map((c) => c.record),
+    addRefund: (account, record) => void refunds.push({ account, record }),
+    succeededCharges: () =>
+      charges
+        .filter((c) => c.record.status === "succeeded")
+        .map(({ record: c }) => ({
+          id: c.id,
+          idempotency_key: c.idempotency_key,
+          reference: c.reference,
+          amount: c.amount,
+          currency: c.currency,
+          refunded: c.refunded,
+        })),
+    refunds: () =>
+      refunds.map(({ record: r }) => ({ id: r.id, charge: r.charge, idempotency_key: r.idempotency_key })),
+  };
+}

@@ -1,0 +1,87 @@
+import { type Clock, clock, takeFault } from "@eo/core";
+
+/** The faults the fake PSP consults, a subset of the names `@eo/core` arms. */
+export type PspFaultName = "psp_lose_reply" | "psp_delay_ms" | "psp_fail";
+
+/** How a fake PSP is started; only the webhook secret is required. */
+export interface FakePspOptions {
+  port?: number;
+  clock?: Clock;
+  webhookUrl?: string;
+  webhookSecret: string;
+  webhookRetry?: WebhookRetry;
+  rateLimits?: RateLimits;
+  keyWindowMs?: number;
+  takeFault?: (name: PspFaultName) => number | undefined;
+}
+
+/** Backoff for webhook deliveries: `baseMs` doubling per attempt, capped at `maxMs`. */
+export interface WebhookRetry {
+  baseMs: number;
+  maxMs: number;
+  maxAttempts: number;
+}
+
+/** Requests per second allowed per account and per (account, endpoint). */
+export interface RateLimits {
+  perAccount: number;
+  perEndpoint: number;
+}
+
+/** A succeeded charge as tests and `/_local/psp/charges` see it. */
+export interface ChargeSummary {
+  id: string;
+  idempotency_key: string;
+  reference: string;
+  amount: number;
+  currency: string;
+  refunded: boolean;
+}
+
+/** A refund as tests see it. */
+export interface RefundSummary {
+  id: string;
+  charge: string;
+  idempotency_key: string;
+}
+
+/** One webhook attempt; `status` is "error" when no HTTP answer came back. */
+export interface WebhookDelivery {
+  eventId: string;
+  attempt: number;
+  status: number | "error";
+}
+
+/** A running fake PSP and what tests may inspect about it. */
+export interface FakePsp {
+  url: string;
+  port: number;
+  charges(): ChargeSummary[];
+  refunds(): RefundSummary[];
+  requests(): number;
+  setWebhookUrl(url: string | undefined): void;
+  webhookDeliveries(): WebhookDelivery[];
+  stop(): Promise<void>;
+}
+
+/** Options with every default filled in. */
+export type ResolvedOptions = Required<Omit<FakePspOptions, "webhookUrl">> & {
+  webhookUrl: string | undefined;
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Fills in the defaults the contract names (Stripe's 24 h key window, 100/25 requests per second). */
+export function resolveOptions(opts: FakePspOptions): ResolvedOptions {
+  if (!opts.webhookSecret) throw new TypeError("webhookSecret is required to sign webhooks");
+  return {
+    port: opts.port ?? 0,
+    clock: opts.clock ?? clock,
+    webhookUrl: opts.webhookUrl,
+    webhookSecret: opts.webhookSecret,
+    webhookRetry: opts.webhookRetry ?? { baseMs: 250, maxMs: 30_000, maxAttempts: 50 },
+    rateLimits: opts.rateLimits ?? { perAccount: 100, perEndpoint: 25 },
+    keyWindowMs: opts.keyWindowMs ?? DAY_MS,
+    takeFault: opts.takeFault ?? takeFault,
+  };
+}

@@ -1,0 +1,56 @@
+import { type Call, type PspContext, unixNow } from "./context";
+import { refundEvent } from "./events";
+import { errorReply, jsonReply } from "./http-io";
+import { newId } from "./ids";
+import type { KeyedOperation, Outcome } from "./keyed-request";
+import type { Charge, Refund } from "./ledger";
+import { parseRefundParams, type RefundParams } from "./params";
+
+function notFound(id: string): Outcome {
+  const reply = errorReply(404, "invalid_request_error", `No such charge: '${id}'`, {
+    code: "resource_missing",
+    param: "charge",
+  });
+  return { reply, events: [] };
+}
+
+function refusal(charge: Charge): Outcome | undefined {
+  const code =
+    charge.status !== "succeeded"
+      ? "charge_not_refundable"
+      : charge.refunded
+        ? "charge_already_refunded"
+        : undefined;
+  if (code === undefined) return undefined;
+  const message = `Charge ${charge.id} cannot be refunded (${code}).`;
+  return { reply: errorReply(400, "invalid_request_error", message, { code }), events: [] };
+}
+
+function executeRefund(ctx: PspContext, account: string, params: RefundParams, key: string): Outcome {
+  const charge = ctx.ledger.getCharge(account, params.charge);
+  if (!charge) return notFound(params.charge);
+  const refused = refusal(charge);
+  if (refused) return refused;
+  const refund: Refund = {
+    id: newId("re"),
+    object: "refund",
+    charge: charge.id,
+    amount: charge.amount,
+    currency: charge.currency,
+    ...(params.reference === undefined ? {} : { reference: params.reference }),
+    idempotency_key: key,
+    status: "succeeded",
+    created: unixNow(ctx),
+  };
+  charge.refunded = true;
+  ctx.ledger.addRefund(account, refund);
+  return { reply: jsonReply(200, refund), events: [refundEvent(charge, refund, refund.created)] };
+}
+
+/** `POST /v1/refunds`: refunds a whole charge; an unknown charge is a 404 that is saved like any result. */
+export function refundOperation(ctx: PspContext, call: Call): KeyedOperation<RefundParams> {
+  return {
+    parse: parseRefundParams,
+    execute: (params, key) => executeRefund(ctx, call.account, params, key),
+  };
+}

@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { chargeOperation, getCharge, listCharges } from "./charge-routes";
+import type { Call, PspContext } from "./context";
+import { errorReply, RequestError, send } from "./http-io";
+import { handleKeyed } from "./keyed-request";
+import { refundOperation } from "./refund-routes";
+import { SleepCancelled } from "./sleeper";
+
+/** The account a request is made for is its secret key, as with Stripe; no key means a shared default. */
+export const DEFAULT_ACCOUNT = "acct_default";
+
+function accountOf(req: IncomingMessage): string {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
+  return match?.[1] ?? DEFAULT_ACCOUNT;
+}
+
+function rateLimited(res: ServerResponse): void {
+  const reply = errorReply(429, "rate_limit_error", "Too many requests hit the API too quickly.");
+  send(res, { ...reply, headers: { "Retry-After": "1" } });
+}
+
+async function dispatch(ctx: PspContext, call: Call): Promise<void> {
+  const { method } = call.req;
+  const path = call.url.pathname;
+  if (method === "POST" && path === "/v1/charges") return handleKeyed(ctx, call, chargeOperation(ctx, call));
+  if (method === "POST" && path === "/v1/refunds") return handleKeyed(ctx, call, refundOperation(ctx, call));
+  if (method === "GET" && path === "/v1/charges") return listCharges(ctx, call);
+  const one = /^\/v1\/charges\/([^/]+)$/.exec(path);
+  if (method === "GET" && one?.[1]) return getCharge(ctx, call, decodeURIComponent(one[1]));
+  send(call.res, errorReply(404, "invalid_request_error", `Unrecognized request URL (${method}: ${path}).`));
+}
+
+function answerFailure(res: ServerResponse, err: unknown): void {
+  if (err instanceof RequestError) {
+    send(res, errorReply(err.status, err.type, err.message, err.extra));
+  } else if (err instanceof SleepCancelled) {
+    // A delayed request cut short by stop() did nothing, so the client gets no answer that says otherwise.
+    res.destroy();
+  } else {
+    send(res, errorReply(500, "api_error", err instanceof Error ? err.message : String(err)));
+  }
+}
+
+/** Handles one HTTP request: counts it, applies the rate limits, then routes it. */
+export async function handleRequest(
+  ctx: PspContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  ctx.requestCount += 1;
+  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  const account = accountOf(req);
+  // The request never ran, so a 429 is answered before any key is looked at and is never saved.
+  if (!ctx.limiter.admit(account, `${req.method} ${url.pathname}`)) return rateLimited(res);
+  try {
+    await dispatch(ctx, { req, res, account, url });
+  } catch (err) {
+    answerFailure(res, err);
+  }
+}

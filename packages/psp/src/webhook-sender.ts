@@ -1,0 +1,141 @@
+import type { ClientRequest } from "node:http";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { Clock } from "@eo/core";
+import type { PspEvent } from "./events";
+import type { WebhookDelivery, WebhookRetry } from "./options";
+import { signWebhook } from "./signature";
+
+/** Delivers events at least once, retrying with capped exponential backoff until a 2xx. */
+export interface WebhookSender {
+  send(event: PspEvent): void;
+  setUrl(url: string | undefined): void;
+  deliveries(): WebhookDelivery[];
+  stop(): void;
+}
+
+/** What the sender needs: where to post, how to sign and how to back off. */
+export interface SenderOptions {
+  url: string | undefined;
+  secret: string;
+  retry: WebhookRetry;
+  clock: Clock;
+}
+
+// A receiver that never answers must not hold a delivery forever; it counts as a failed attempt.
+const ATTEMPT_TIMEOUT_MS = 10_000;
+
+/** The wait before attempt `attempt + 1`: baseMs, 2·baseMs, 4·baseMs … never more than maxMs. */
+export function backoffMs(retry: WebhookRetry, attempt: number): number {
+  return Math.min(retry.baseMs * 2 ** (attempt - 1), retry.maxMs);
+}
+
+function post(
+  url: string,
+  body: string,
+  signature: string,
+  done: (s: number | "error") => void,
+): ClientRequest {
+  const request = url.startsWith("https:") ? httpsRequest : httpRequest;
+  const req = request(url, {
+    method: "POST",
+    agent: false,
+    timeout: ATTEMPT_TIMEOUT_MS,
+    headers: {
+      "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(body),
+      "Psp-Signature": signature,
+      Connection: "close",
+    },
+  });
+  let settled = false;
+  const finish = (s: number | "error") => {
+    if (!settled) done(s);
+    settled = true;
+  };
+  req.on("response", (res) => {
+    res.resume();
+    res.on("end", () => finish(res.statusCode ?? "error"));
+    res.on("error", () => finish("error"));
+  });
+  req.on("timeout", () => req.destroy());
+  req.on("error", () => finish("error"));
+  req.end(body);
+  return req;
+}
+
+function acknowledged(status: number | "error"): boolean {
+  return typeof status === "number" && status >= 200 && status < 300;
+}
+
+/** The sender behind createWebhookSender; its state is what stop() must tear down. */
+class RetryingSender implements WebhookSender {
+  private stopped = false;
+  private readonly log: WebhookDelivery[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly inFlight = new Set<ClientRequest>();
+
+  constructor(
+    private readonly opts: SenderOptions,
+    private url: string | undefined,
+  ) {}
+
+  send(event: PspEvent): void {
+    // The body is fixed once: every attempt carries the same event id and bytes, only the signature changes.
+    this.attempt(event, JSON.stringify(event), 1);
+  }
+
+  setUrl(url: string | undefined): void {
+    if (url !== undefined) new URL(url); // throws now, not inside a later charge
+    this.url = url;
+  }
+
+  deliveries(): WebhookDelivery[] {
+    return this.log.map((d) => ({ ...d }));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    for (const r of this.inFlight) r.destroy();
+    this.inFlight.clear();
+  }
+
+  private attempt(event: PspEvent, body: string, n: number): void {
+    if (this.stopped || this.url === undefined) return;
+    // Each attempt is signed afresh so that a late retry still falls inside the receiver's tolerance.
+    const signature = signWebhook(this.opts.secret, body, Math.floor(this.opts.clock.now() / 1000));
+    const done = (status: number | "error", req?: ClientRequest): void => {
+      if (req) this.inFlight.delete(req);
+      if (this.stopped) return;
+      this.log.push({ eventId: event.id, attempt: n, status });
+      if (!acknowledged(status) && n < this.opts.retry.maxAttempts) this.schedule(event, body, n + 1);
+    };
+    try {
+      const req: ClientRequest = post(this.url, body, signature, (status) => done(status, req));
+      this.inFlight.add(req);
+    } catch {
+      // A URL the HTTP client rejects is a failed attempt, never an error in the charge that emitted it.
+      done("error");
+    }
+  }
+
+  private schedule(event: PspEvent, body: string, next: number): void {
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.attempt(event, body, next);
+      },
+      backoffMs(this.opts.retry, next - 1),
+    );
+    this.timers.add(timer);
+  }
+}
+
+/** Creates a sender; it drops events while no URL is set, like a PSP with no endpoint configured. */
+export function createWebhookSender(opts: SenderOptions): WebhookSender {
+  const sender = new RetryingSender(opts, undefined);
+  sender.setUrl(opts.url);
+  return sender;
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from "vitest/config";
+
+// Each test file that needs AWS starts its own local stack on free ports (one per process), so
+// files run in parallel without colliding; two workers match the 2-core machines this runs on.
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts", "packages/*/test/**/*.test.ts"],
+    pool: "forks",
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 240_000,
+    teardownTimeout: 30_000,
+    env: { AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: "1", POWERTOOLS_LOG_LEVEL: "ERROR" },
+  },
+});
