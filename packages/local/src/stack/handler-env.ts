@@ -27,6 +27,6 @@ export function primaryHandlerEnv(emu: Emulators, pspUrl: string, pushUrl?: stri
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? process.env.LOG_LEVEL ?? "WARN",
     POWERTOOLS_METRICS_NAMESPACE: "EffectivelyOnce",
     POWERTOOLS_DEV: "true",
-    AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: "1",
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
   };
 }

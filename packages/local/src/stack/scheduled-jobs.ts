@@ -1,4 +1,4 @@
-import { startScheduler } from "../pollers/scheduler";
+import { type ScheduledJob, startScheduler } from "../pollers/scheduler";
 
 // A job whose schedule is off still answers POST /_local/run/{job}.
 const NEVER = 2 ** 40;
@@ -11,8 +11,9 @@ export interface JobRunner {
 }
 
 /** Schedules the resolver and the sweeps on the same handler modules that Lambda runs. */
-export function scheduledJobs(opts: { resolverEveryMs: number; sweepsEveryMs: number }): JobRunner {
+export function scheduledJobs(opts: { resolverEveryMs: number }, more: Record<string, ScheduledJob> = {}): JobRunner {
   const scheduler = startScheduler({
+    ...more,
     resolver: {
       everyMs: opts.resolverEveryMs > 0 ? opts.resolverEveryMs : NEVER,
       run: async () => (await import("@eo/functions/cron/resolver")).handler(),

@@ -9,6 +9,7 @@ import { primaryHandlerEnv } from "./handler-env";
 import { localRoutes } from "./local-routes";
 import { startEmulators, type Emulators, type EmulatorPorts } from "./start-emulators";
 import { scheduledJobs, type JobRunner } from "./scheduled-jobs";
+import { startAsyncHalf } from "./async-half";
 
 export interface StackOptions {
   /** Ports; 0 or absent picks a free one (tests). `npm start` passes the contract's defaults. */
@@ -58,10 +59,18 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     });
     stops.push(() => psp.stop());
     Object.assign(process.env, primaryHandlerEnv(emulators, psp.url));
-    const jobs = scheduledJobs({ resolverEveryMs: opts.resolverEveryMs ?? 60_000, sweepsEveryMs: opts.sweepsEveryMs ?? 300_000 });
+    const asyncHalf = await startAsyncHalf({
+      emulators,
+      apiUrl,
+      applyEnv: (env) => void Object.assign(process.env, env),
+      sweepsEveryMs: opts.sweepsEveryMs ?? 300_000,
+    });
+    stops.push(() => asyncHalf.stop());
+    const jobs = scheduledJobs({ resolverEveryMs: opts.resolverEveryMs ?? 60_000 }, asyncHalf.jobs);
     stops.push(() => jobs.stop());
     const health = async () => {
       const services: Record<string, boolean> = Object.fromEntries(emulators.processes.map((p) => [p.name, isAlive(p.pid)]));
+      Object.assign(services, asyncHalf.healthy());
       return { ok: Object.values(services).every(Boolean), services };
     };
     const local = localRoutes({
@@ -70,8 +79,9 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
       sesEndpoint: emulators.endpoints.ses,
       runJob: (name) => jobs.runNow(name),
       jobNames: () => jobs.names(),
+      extra: asyncHalf.localRoutes,
     });
-    const front = await startHttpFront(apiPort, apiRoutes(), local);
+    const front = await startHttpFront(apiPort, [...apiRoutes(), ...asyncHalf.routes], local);
     stops.push(() => closeServer(front));
     return { apiUrl, emulators, psp, jobs, stop };
   } catch (err) {

@@ -1,0 +1,60 @@
+import type { Context } from "aws-lambda";
+import { lambdaContext } from "../runtime/lambda-context";
+
+/** A handler as an event source mapping sees it: an event and a context in, a promise out. */
+export type BatchHandler<E, R> = (event: E, context: Context) => Promise<R>;
+
+/** What one invocation came to: the handler's result, or the error Lambda would have recorded. */
+export type Invocation<R> = { ok: true; result: R } | { ok: false; error: string };
+
+/**
+ * Invokes `handler` once with a fresh Lambda context, turning a throw or an overrun of `timeoutMs` into a
+ * failed invocation, as Lambda does; a handler that overruns keeps running, as it would in a frozen sandbox.
+ */
+export async function invokeHandler<E, R>(
+  handler: BatchHandler<E, R>,
+  event: E,
+  functionName: string,
+  timeoutMs: number,
+): Promise<Invocation<R>> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<Invocation<R>>((resolve) => {
+    const seconds = (timeoutMs / 1000).toFixed(2);
+    timer = setTimeout(
+      () => resolve({ ok: false, error: `Task timed out after ${seconds} seconds` }),
+      timeoutMs,
+    );
+  });
+  // Promise.resolve().then(...) also catches a handler that throws before returning its promise.
+  const ran = Promise.resolve()
+    .then(() => handler(event, lambdaContext(functionName, timeoutMs)))
+    .then(
+      (result): Invocation<R> => ({ ok: true, result }),
+      (err: unknown): Invocation<R> => ({ ok: false, error: errorText(err) }),
+    );
+  try {
+    return await Promise.race([ran, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The text of a thrown value, as Lambda would report it in an error. */
+export function errorText(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return String(err);
+}
+
+/**
+ * The item identifiers a handler reported in `batchItemFailures`, or undefined when it reported none (a full
+ * success). An identifier that is empty or not a string comes back as "" so that the caller fails the batch.
+ */
+export function reportedFailures(result: unknown): string[] | undefined {
+  if (typeof result !== "object" || result === null || !("batchItemFailures" in result)) return undefined;
+  const failures = (result as { batchItemFailures: unknown }).batchItemFailures;
+  if (!Array.isArray(failures) || failures.length === 0) return undefined;
+  return failures.map((f) => {
+    const id = (f as { itemIdentifier?: unknown } | null)?.itemIdentifier;
+    return typeof id === "string" ? id : "";
+  });
+}

@@ -1,0 +1,222 @@
+import { DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  type _Record as SdkRecord,
+  type Shard,
+} from "@aws-sdk/client-dynamodb-streams";
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
+import { LOCAL_CREDENTIALS } from "../stack/regions";
+import { errorText, invokeHandler } from "./invoke-handler";
+import type { Poller } from "./poller";
+import { ShardReader } from "./shard-reader";
+import { type DiscardedRecords, deliverInOrder } from "./stream-delivery";
+import { type RecordSource, toLambdaRecord } from "./stream-record";
+import { Waker, waitUntil } from "./timing";
+
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler may return nothing, as DynamoDBStreamHandler allows.
+type StreamResult = void | DynamoDBBatchResponse;
+
+/** A DynamoDB-stream-triggered Lambda handler; it may report partial failures. */
+export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<StreamResult>;
+
+/** The settings of a local DynamoDB stream event source mapping; defaults are Lambda's, except bisect (on). */
+export interface StreamPollerOptions {
+  /** The function's name, used in its Lambda context and in log lines. */
+  name: string;
+  endpoint: string;
+  region: string;
+  tableName: string;
+  handler: StreamHandler;
+  batchSize?: number;
+  maxRetryAttempts?: number;
+  bisectBatchOnFunctionError?: boolean;
+  /** The on-failure destination; by default the discarded records' sequence numbers go to stderr. */
+  onFailure?: (info: DiscardedRecords) => Promise<void>;
+  pollIntervalMs?: number;
+  timeoutMs?: number;
+}
+
+type Settings = Required<Omit<StreamPollerOptions, "onFailure">> & Pick<StreamPollerOptions, "onFailure">;
+
+/** How often the stream is described again to find shards that opened since. */
+const DESCRIBE_EVERY_MS = 1000;
+// DynamoDB Local has been measured making a record readable up to ~11 ms after the write returned, so a
+// read that "found nothing" only counts for idle() if it started this long after idle() was called.
+const IDLE_SETTLE_MS = 25;
+
+/** Starts doing locally what a Lambda event source mapping on the table's DynamoDB stream does. */
+export async function startStreamPoller(options: StreamPollerOptions): Promise<Poller> {
+  const o: Settings = {
+    ...options,
+    batchSize: options.batchSize ?? 100,
+    maxRetryAttempts: options.maxRetryAttempts ?? 10,
+    bisectBatchOnFunctionError: options.bisectBatchOnFunctionError ?? true,
+    pollIntervalMs: options.pollIntervalMs ?? 100,
+    timeoutMs: options.timeoutMs ?? 30_000,
+  };
+  const config = { endpoint: o.endpoint, region: o.region, credentials: LOCAL_CREDENTIALS };
+  const streamArn = await findStreamArn(config, o.tableName);
+  const mapping = new StreamMapping(o, new DynamoDBStreamsClient(config), streamArn);
+  try {
+    await mapping.discover();
+  } catch (err) {
+    await mapping.stop();
+    throw err;
+  }
+  mapping.watch();
+  return mapping;
+}
+
+async function findStreamArn(
+  config: { endpoint: string; region: string },
+  tableName: string,
+): Promise<string> {
+  const ddb = new DynamoDBClient({ ...config, credentials: LOCAL_CREDENTIALS });
+  try {
+    const { Table } = await ddb.send(new DescribeTableCommand({ TableName: tableName }));
+    if (!Table?.StreamSpecification?.StreamEnabled || !Table.LatestStreamArn) {
+      throw new Error(`table ${tableName} has no stream enabled`);
+    }
+    return Table.LatestStreamArn;
+  } finally {
+    ddb.destroy();
+  }
+}
+
+class StreamMapping implements Poller {
+  private readonly abort = new AbortController();
+  private readonly readers = new Map<string, ShardReader>();
+  private readonly waker = new Waker();
+  private readonly source: RecordSource;
+  private watching: Promise<void> = Promise.resolve();
+  private describeError: string | undefined;
+  private describeStartedAt = Number.NEGATIVE_INFINITY;
+  private shardEndedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly o: Settings,
+    private readonly streams: DynamoDBStreamsClient,
+    private readonly streamArn: string,
+  ) {
+    // DynamoDB Local puts "ddblocal" where AWS has the Region; handlers may parse the ARN, so give them the real one.
+    this.source = { region: o.region, eventSourceARN: streamArn.replace(":ddblocal:", `:${o.region}:`) };
+  }
+
+  /** Lists the stream's shards and starts a reader for each new one whose parent was read to its end. */
+  async discover(): Promise<void> {
+    const started = performance.now();
+    const shards = await listShards(this.streams, this.streamArn);
+    const listed = new Set(shards.map((s) => s.ShardId));
+    for (const shard of shards) {
+      if (!shard.ShardId || this.readers.has(shard.ShardId) || !this.parentFinished(shard, listed)) continue;
+      this.readers.set(shard.ShardId, this.readShard(shard.ShardId));
+    }
+    this.describeStartedAt = started;
+  }
+
+  /** Describes the stream again every DESCRIBE_EVERY_MS, and at once when a shard closes. */
+  watch(): void {
+    this.watching = (async () => {
+      const signal = this.abort.signal;
+      while (!signal.aborted) {
+        await this.waker.pause(DESCRIBE_EVERY_MS, signal);
+        if (signal.aborted) return;
+        try {
+          await this.discover();
+          this.describeError = undefined;
+        } catch (err) {
+          this.describeError = errorText(err);
+          this.log(`DescribeStream failed: ${this.describeError}`);
+        }
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.watching;
+    await Promise.all([...this.readers.values()].map((r) => r.finished));
+    this.streams.destroy();
+  }
+
+  healthy(): boolean {
+    if (this.abort.signal.aborted || this.describeError) return false;
+    return [...this.readers.values()].every((r) => r.error === undefined);
+  }
+
+  async idle(): Promise<void> {
+    const since = performance.now() + IDLE_SETTLE_MS;
+    await waitUntil(() => this.abort.signal.aborted || this.caughtUp(since));
+  }
+
+  private caughtUp(since: number): boolean {
+    // A closed shard's children are only known after the next describe.
+    if (this.shardEndedAt >= this.describeStartedAt) return false;
+    return [...this.readers.values()].every((r) => r.done || (!r.busy && r.emptyReadStartedAt >= since));
+  }
+
+  /** Children wait for their parent, as in AWS, so that a key's changes stay in order across a shard rollover. */
+  private parentFinished(shard: Shard, listed: Set<string | undefined>): boolean {
+    const parent = shard.ParentShardId;
+    if (!parent) return true;
+    const reader = this.readers.get(parent);
+    if (reader) return reader.done;
+    // A parent that is no longer listed was trimmed away: there is nothing left to wait for.
+    return !listed.has(parent);
+  }
+
+  private readShard(shardId: string): ShardReader {
+    return new ShardReader({
+      streams: this.streams,
+      streamArn: this.streamArn,
+      shardId,
+      batchSize: this.o.batchSize,
+      pollIntervalMs: this.o.pollIntervalMs,
+      signal: this.abort.signal,
+      deliver: (records) => this.deliver(records),
+      onDone: () => {
+        this.shardEndedAt = performance.now();
+        this.waker.poke();
+      },
+      log: (message) => this.log(message),
+    });
+  }
+
+  private async deliver(sdkRecords: SdkRecord[]): Promise<void> {
+    const records = sdkRecords.map((r) => toLambdaRecord(r, this.source));
+    const invoke = (batch: DynamoDBRecord[]) =>
+      invokeHandler(this.o.handler, { Records: batch }, this.o.name, this.o.timeoutMs);
+    await deliverInOrder(records, invoke, {
+      maxRetryAttempts: this.o.maxRetryAttempts,
+      bisectBatchOnFunctionError: this.o.bisectBatchOnFunctionError,
+      retryDelayMs: this.o.pollIntervalMs,
+      onFailure: this.o.onFailure ?? ((info) => this.logDiscarded(info)),
+      signal: this.abort.signal,
+    });
+  }
+
+  private async logDiscarded(info: DiscardedRecords): Promise<void> {
+    const seqs = info.records.map((r) => r.dynamodb?.SequenceNumber).join(", ");
+    this.log(
+      `discarded ${info.records.length} record(s) after ${info.attempts} attempt(s) [${seqs}]: ${info.error}`,
+    );
+  }
+
+  private log(message: string): void {
+    console.error(`[stream-poller ${this.o.name}] ${message}`);
+  }
+}
+
+async function listShards(streams: DynamoDBStreamsClient, streamArn: string): Promise<Shard[]> {
+  const shards: Shard[] = [];
+  let start: string | undefined;
+  do {
+    const { StreamDescription: d } = await streams.send(
+      new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: start }),
+    );
+    shards.push(...(d?.Shards ?? []));
+    start = d?.LastEvaluatedShardId;
+  } while (start);
+  return shards;
+}

@@ -1,0 +1,105 @@
+import { manualClock } from "@eo/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { type Scheduler, startScheduler, UnknownJobError } from "../../src/pollers/scheduler";
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("startScheduler", () => {
+  let scheduler: Scheduler | undefined;
+  afterEach(async () => {
+    await scheduler?.stop();
+    scheduler = undefined;
+  });
+
+  it("runs a job on its interval, and stop clears it", async () => {
+    // prepare
+    let runs = 0;
+    scheduler = startScheduler({ tick: { everyMs: 40, run: async () => ++runs } });
+
+    // act
+    await pause(230);
+    await scheduler.stop();
+    const atStop = runs;
+    await pause(150);
+
+    // assess
+    expect(atStop).toBeGreaterThanOrEqual(3);
+    expect(atStop).toBeLessThanOrEqual(6);
+    expect(runs).toBe(atStop);
+  });
+
+  it("runNow returns what the job returned, lists the names, and rejects an unknown name", async () => {
+    // prepare
+    scheduler = startScheduler({
+      sweep: { everyMs: 60_000, run: async () => ({ swept: 3 }) },
+      report: { everyMs: 60_000, run: async () => "done" },
+    });
+
+    // act
+    const result = await scheduler.runNow("sweep");
+
+    // assess
+    expect(result).toEqual({ swept: 3 });
+    expect(scheduler.names()).toEqual(["sweep", "report"]);
+    await expect(scheduler.runNow("nope")).rejects.toBeInstanceOf(UnknownJobError);
+  });
+
+  it("never overlaps a job with itself: ticks during a run are skipped, runNow waits for it", async () => {
+    // prepare
+    let running = 0;
+    let maxRunning = 0;
+    let runs = 0;
+    const slow = async () => {
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      await pause(120);
+      running--;
+      return ++runs;
+    };
+    scheduler = startScheduler({ slow: { everyMs: 20, run: slow } });
+
+    // act
+    while (running === 0) await pause(5);
+    const now = await scheduler.runNow("slow");
+    await scheduler.stop();
+
+    // assess
+    expect(maxRunning).toBe(1);
+    expect(now).toBe(runs);
+    expect(runs).toBe(2);
+  });
+
+  it("runs a job when its clock is moved past the next due time", async () => {
+    // prepare
+    const clock = manualClock(1_000_000);
+    let runs = 0;
+    scheduler = startScheduler({ hourly: { everyMs: 3_600_000, run: async () => ++runs } }, { clock });
+    await pause(50);
+    const before = runs;
+
+    // act
+    clock.advance(3_600_000);
+    await pause(1_100);
+
+    // assess
+    expect(before).toBe(0);
+    expect(runs).toBe(1);
+  });
+
+  it("keeps scheduling after a run fails", async () => {
+    // prepare
+    let runs = 0;
+    const flaky = async () => {
+      runs++;
+      throw new Error("boom");
+    };
+    scheduler = startScheduler({ flaky: { everyMs: 30, run: flaky } });
+
+    // act
+    await pause(140);
+
+    // assess
+    expect(runs).toBeGreaterThanOrEqual(2);
+    await expect(scheduler.runNow("flaky")).rejects.toThrow("boom");
+  });
+});

@@ -1,0 +1,17 @@
+import { afterAll, beforeAll } from "vitest";
+import { type LocalStack, startLocalStack, type StackOptions } from "../../packages/local/src/stack/start-stack";
+
+/** Starts one local stack for the test file (one per process) and stops it after the file. */
+export function useLocalStack(opts: StackOptions = {}): () => LocalStack {
+  let stack: LocalStack | undefined;
+  beforeAll(async () => {
+    stack = await startLocalStack({ resolverEveryMs: 0, sweepsEveryMs: 0, webhookRetryBaseMs: 100, ...opts });
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.stop();
+  }, 60_000);
+  return () => {
+    if (!stack) throw new Error("the local stack is not running");
+    return stack;
+  };
+}
