@@ -10,6 +10,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 240_000,
     teardownTimeout: 30_000,
-    env: { AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: "1", POWERTOOLS_LOG_LEVEL: "ERROR" },
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", POWERTOOLS_LOG_LEVEL: "ERROR" },
   },
 });
