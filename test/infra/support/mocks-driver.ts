@@ -278,7 +278,7 @@ function mockCall(args: MockCallArgs, region: string, capture: Capture): Record<
       return { id: MOCK_ACCOUNT, accountId: MOCK_ACCOUNT, arn: `arn:aws:iam::${MOCK_ACCOUNT}:user/mock`, userId: "MOCK" };
     case "aws:iam/getPolicyDocument:getPolicyDocument": {
       const json = JSON.stringify(policyDocument(args.inputs));
-      return { id: "policy", json, minifiedJson: json };
+      return { ...args.inputs, id: "policy", json, minifiedJson: json };
     }
     default:
       capture.unknownInvokes.push(args.token);
@@ -319,11 +319,18 @@ export function providerName(ref: string): string | undefined {
   return parts.length >= 5 ? parts[parts.length - 2] : undefined;
 }
 
+/** Pulumi's wire signature of a secret value (rpc.specialSigKey / specialSecretSig). */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+
 function toJson(value: unknown, seen = new WeakSet<object>()): Json {
   if (value === null || value === undefined) return null;
   if (typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
   if (typeof value !== "object") return null;
+  // A secret arrives wrapped as { [SECRET_SIG]: SECRET_VALUE, value }: record its value.
+  const record = value as Record<string, unknown>;
+  if (record[SECRET_SIG] === SECRET_VALUE) return toJson(record.value, seen);
   if (seen.has(value)) return null; // a cycle
   seen.add(value);
   let out: Json;

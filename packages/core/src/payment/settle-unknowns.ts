@@ -32,7 +32,10 @@ export async function settleUnknowns(deps: PaymentDeps, cap: RateCap, limit = 10
     ["REFUND_PENDING", stale],
   ];
   for (const [state, before] of batches) {
-    for (const row of await deps.ledger.listByState(state, before, limit)) {
+    for (const listed of await deps.ledger.listByState(state, before, limit)) {
+      // The index is read once; another resolver may have settled the row since.
+      const row = await deps.ledger.getPayment(listed.payment_id);
+      if (row?.state !== listed.state) continue;
       if (!(await cap.take())) return { ...report, rateLimited: true };
       report.examined += 1;
       const after = await settleOne(deps, row);

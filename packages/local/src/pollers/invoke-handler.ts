@@ -7,16 +7,14 @@ export type BatchHandler<E, R> = (event: E, context: Context) => Promise<R>;
 /** What one invocation came to: the handler's result, or the error Lambda would have recorded. */
 export type Invocation<R> = { ok: true; result: R } | { ok: false; error: string };
 
-/**
- * Invokes `handler` once with a fresh Lambda context, turning a throw or an overrun of `timeoutMs` into a
- * failed invocation, as Lambda does; a handler that overruns keeps running, as it would in a frozen sandbox.
- */
+/** Invokes `handler` once with a fresh Lambda context, turning a throw or an overrun of `timeoutMs` into a failure. */
 export async function invokeHandler<E, R>(
   handler: BatchHandler<E, R>,
   event: E,
   functionName: string,
   timeoutMs: number,
 ): Promise<Invocation<R>> {
+  // An overrunning handler cannot be cancelled; it keeps running, as it would in a sandbox Lambda froze.
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<Invocation<R>>((resolve) => {
     const seconds = (timeoutMs / 1000).toFixed(2);
@@ -46,8 +44,8 @@ export function errorText(err: unknown): string {
 }
 
 /**
- * The item identifiers a handler reported in `batchItemFailures`, or undefined when it reported none (a full
- * success). An identifier that is empty or not a string comes back as "" so that the caller fails the batch.
+ * The item identifiers a handler reported in `batchItemFailures`, or undefined for a full success, with "" for an
+ * empty or non-string identifier so that the caller fails the whole batch as Lambda does.
  */
 export function reportedFailures(result: unknown): string[] | undefined {
   if (typeof result !== "object" || result === null || !("batchItemFailures" in result)) return undefined;

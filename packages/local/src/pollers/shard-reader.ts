@@ -26,7 +26,7 @@ export interface ShardReaderOptions {
   log: (message: string) => void;
 }
 
-/** Reads one shard from its trim horizon to its end, one page at a time, never starting a page before the last one settled. */
+/** Reads one shard from its trim horizon to its end, starting no page before the previous one settled. */
 export class ShardReader {
   /** The shard is closed and every record in it was delivered. */
   done = false;

@@ -212,8 +212,8 @@ class QueueMapping implements Poller {
 }
 
 /**
- * The messages to leave on the queue after an invocation: "all" when it failed, or when it named an item
- * that was not in the batch (Lambda then fails the whole batch), else the ones it reported.
+ * The messages to leave on the queue after an invocation: "all" when it failed or named an item that was not in
+ * the batch (Lambda then fails the whole batch), else the ones it reported.
  */
 function failedMessageIds(records: SQSRecord[], invocation: Invocation<unknown>): Set<string> | "all" {
   if (!invocation.ok) return "all";

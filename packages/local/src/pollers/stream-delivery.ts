@@ -38,10 +38,9 @@ interface Segment {
 export const MAX_RETRY_DELAY_MS = 1000;
 
 /**
- * Delivers one shard batch the way a stream event source mapping does: strictly in order, a failed batch retried
- * with the same records (halved on a function error when bisecting), a reported item failure retried from that
- * record on, and records past `maxRetryAttempts` handed to `onFailure` so that the shard moves on.
- * Returns false when the poller stopped before every record was settled.
+ * Delivers one shard batch as a stream event source mapping does (strictly in order; a failed batch retried with the
+ * same records, halved on a function error when bisecting; a reported item failure retried from that record on;
+ * records past `maxRetryAttempts` handed to `onFailure`) and resolves false if the poller stopped first.
  */
 export async function deliverInOrder(
   records: DynamoDBRecord[],

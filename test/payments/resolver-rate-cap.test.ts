@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { paymentDeps } from "../../packages/core/src/payment/payment-wiring";
+import { ApiClient, newKey, order42 } from "../support/api-client";
+import { useLocalStack } from "../support/local-stack";
+
+const stack = useLocalStack();
+const api = () => new ApiClient(stack().apiUrl);
+
+describe("the resolver's own PSP rate cap", () => {
+  it("holds at 10 requests/s across three concurrent invocations", async () => {
+    // prepare: 16 payments whose replies were lost, so that they are UNKNOWN
+    stack().psp.setWebhookUrl(undefined);
+    const token = await api().token("u9");
+    await api().local("POST", "/faults", { psp_lose_reply: 16 });
+    await Promise.all(Array.from({ length: 16 }, () => api().pay(token, newKey(), order42())));
+    const { handler } = await import("../../packages/functions/src/cron/resolver");
+    const seen: number[] = [];
+    const deps = paymentDeps();
+    const real = deps.psp.charge.bind(deps.psp);
+    deps.psp.charge = async (...args) => {
+      seen.push(Date.now());
+      return real(...args);
+    };
+    // act
+    const reports = await Promise.all([handler(), handler(), handler()]);
+    deps.psp.charge = real;
+    // assess: every payment settled, and no second of wall time saw more than 10 replays
+    const settled = reports.flatMap((r) => r.settled.map((s) => s.payment_id));
+    expect(new Set(settled).size).toBe(16);
+    const perSecond = new Map<number, number>();
+    for (const t of seen) perSecond.set(Math.floor(t / 1000), (perSecond.get(Math.floor(t / 1000)) ?? 0) + 1);
+    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(10);
+    expect(seen.length).toBeGreaterThanOrEqual(16);
+  }, 30_000);
+});
