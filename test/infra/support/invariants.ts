@@ -536,6 +536,13 @@ export const permissions: Invariant = {
         if (!f) continue;
         const policies = v.policies(f);
         if (policies.length === 0) out.push(`${role}: ${h.id} has no inline policy`);
+        const trust = JSON.parse(String(v.role(f)?.inputs.assumeRolePolicy ?? "{}")) as PolicyDocument;
+        const principals = (Array.isArray(trust.Statement) ? trust.Statement : [trust.Statement]).map((st) =>
+          JSON.stringify((st as { Principal?: unknown } | undefined)?.Principal),
+        );
+        if (principals.some((p) => p !== JSON.stringify({ Service: "lambda.amazonaws.com" }))) {
+          out.push(`${role}: ${h.id}'s role trusts ${principals.join(", ")}, not only lambda.amazonaws.com`);
+        }
         const managed = arr(v.role(f)?.inputs.managedPolicyArns).filter((a) => a !== BASIC_EXECUTION);
         if (managed.length) out.push(`${role}: ${h.id} has managed policies ${managed.join(", ")}`);
         for (const resource of allowedResources(policies)) {

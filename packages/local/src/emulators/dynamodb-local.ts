@@ -47,6 +47,7 @@ export async function startDynamoDbLocal(port: number): Promise<ManagedProcess> 
       String(port),
     ],
     ready: () => answers(`http://127.0.0.1:${port}/`),
+    readyLine: "dynamodb-local ready",
     timeoutMs: 60_000,
   });
 }

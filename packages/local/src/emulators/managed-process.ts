@@ -16,6 +16,11 @@ export interface SpawnServiceOptions {
   env?: NodeJS.ProcessEnv;
   /** Answers true once the service serves requests. */
   ready: () => Promise<boolean>;
+  /**
+   * A line the service prints once it is listening. Needed besides the health check: when the port
+   * is taken, another process may answer that check while ours is failing to bind.
+   */
+  readyLine: string;
   timeoutMs?: number;
 }
 
@@ -49,7 +54,7 @@ export async function spawnService(opts: SpawnServiceOptions): Promise<ManagedPr
   };
   live.add(proc);
   try {
-    await waitReady(opts, exited, spawnError);
+    await waitReady({ ...opts, ready: async () => lines.some((l) => l.includes(opts.readyLine)) && opts.ready() }, exited, spawnError);
   } catch (err) {
     await proc.stop();
     throw new Error(`${(err as Error).message}\n--- ${opts.name} output ---\n${proc.output()}`);

@@ -11,6 +11,7 @@ export function startFauxqs(port: number, region: string): Promise<ManagedProces
     command: process.execPath,
     args: [join(here, "fauxqs-entry.mjs"), String(port), region],
     ready: async () => (await fetch(`http://127.0.0.1:${port}/health`)).status < 500,
+    readyLine: "fauxqs ready",
   });
 }
 
@@ -21,5 +22,6 @@ export function startSesLocal(port: number): Promise<ManagedProcess> {
     command: process.execPath,
     args: [join(here, "ses-entry.mjs"), String(port)],
     ready: async () => (await fetch(`http://127.0.0.1:${port}/health-check`)).ok,
+    readyLine: "aws-ses-v2-local ready",
   });
 }

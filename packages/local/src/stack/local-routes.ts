@@ -5,7 +5,7 @@ import { problem } from "../runtime/http-front";
 
 /** What the inspection routes read from the running stack. */
 export interface LocalRouteSources {
-  health: () => Promise<{ ok: boolean; services: Record<string, boolean> }>;
+  health: () => Promise<{ ok: boolean; services: Record<string, boolean>; pids: Record<string, number> }>;
   pspCharges: () => unknown;
   sesEndpoint: string;
   runJob: (name: string) => Promise<unknown>;

@@ -71,7 +71,8 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     const health = async () => {
       const services: Record<string, boolean> = Object.fromEntries(emulators.processes.map((p) => [p.name, isAlive(p.pid)]));
       Object.assign(services, asyncHalf.healthy());
-      return { ok: Object.values(services).every(Boolean), services };
+      const pids = Object.fromEntries(emulators.processes.map((p) => [p.name, p.pid]));
+      return { ok: Object.values(services).every(Boolean), services, pids };
     };
     const local = localRoutes({
       health,

@@ -1,0 +1,335 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { handlers } from "../../stacks/handlers";
+import type { Capture, CapturedResource, JsonObject } from "./support/capture";
+import {
+  apiRoutes,
+  claimTables,
+  consumerTable,
+  type Expected,
+  handlersDeployed,
+  type Invariant,
+  invariants,
+  ledgerTable,
+  permissions,
+  protection,
+  pushAndEmail,
+  queues,
+  regionsAndProviders,
+  relaySubscription,
+  schedules,
+  View,
+  workerSubscription,
+} from "./support/invariants";
+import { ensurePlatform, INSTALL_TIMEOUT_MS } from "./support/platform";
+import { SCENARIOS } from "./support/scenarios";
+import { buildProgram, runScenario } from "./support/sst-program";
+
+const captures = new Map<string, Capture>();
+
+beforeAll(async () => {
+  await ensurePlatform();
+  const bundles = await buildProgram();
+  const runs = await Promise.all(SCENARIOS.map(({ scenario }) => runScenario(bundles, scenario)));
+  SCENARIOS.forEach(({ scenario }, i) => captures.set(scenario.name, runs[i] as Capture));
+}, INSTALL_TIMEOUT_MS + 120_000);
+
+const captureOf = (name: string): Capture => {
+  const c = captures.get(name);
+  if (!c) throw new Error(`no capture for ${name}`);
+  return c;
+};
+
+describe.each(SCENARIOS)("the whole app under Pulumi mocks: $scenario.name", ({ scenario, expected }) => {
+  it("runs to the end with no error and no unanswered provider call", () => {
+    const c = captureOf(scenario.name);
+    expect(c.errors).toEqual([]);
+    expect(c.unknownInvokes).toEqual([]);
+    expect(c.app.stage).toBe(scenario.stage);
+    // One build per handler per Region: the same modules in both Regions.
+    expect(c.builds.map((b) => b.handler).sort()).toEqual(
+      [...handlers, ...handlers].map((h) => h.handler).sort(),
+    );
+  });
+
+  it.each(invariants.map((inv) => [inv.name, inv] as const))("holds: %s", (_name, inv) => {
+    expect(inv.check(new View(captureOf(scenario.name), expected))).toEqual([]);
+  });
+});
+
+// --- Each invariant objects when its property is broken on purpose -------------------------------------------
+
+const HOME = SCENARIOS[0] as (typeof SCENARIOS)[number];
+const MRSC = SCENARIOS[1] as (typeof SCENARIOS)[number];
+
+type Mutation = {
+  what: string;
+  invariant: Invariant;
+  on: { scenario: { name: string }; expected: Expected };
+  breakIt: (c: Capture) => void;
+  expectViolation: RegExp;
+};
+
+const res = (c: Capture, type: string, name: string): CapturedResource => {
+  const r = c.resources.find((x) => x.type === type && x.name === name);
+  if (!r) throw new Error(`no ${type} ${name} in the capture`);
+  return r;
+};
+const fn = (c: Capture, name: string) => res(c, "aws:lambda/function:Function", `${name}Function`);
+const role = (c: Capture, name: string) => res(c, "aws:iam/role:Role", `${name}Role`);
+const table = (c: Capture, name: string) => res(c, "aws:dynamodb/table:Table", `${name}Table`);
+const queue = (c: Capture, name: string) => res(c, "aws:sqs/queue:Queue", `${name}Queue`);
+const esmOf = (c: Capture, fnName: string) => {
+  const arn = fn(c, fnName).state.arn;
+  const found = c.resources.find((r) => r.type === "aws:lambda/eventSourceMapping:EventSourceMapping" && r.inputs.functionName === arn);
+  if (!found) throw new Error(`no subscription of ${fnName}`);
+  return found;
+};
+const routeByKey = (c: Capture, prefix: string, key: string) => {
+  const found = c.resources.find(
+    (r) => r.type === "aws:apigatewayv2/route:Route" && r.name.startsWith(prefix) && r.inputs.routeKey === key,
+  );
+  if (!found) throw new Error(`no route ${key}`);
+  return found;
+};
+const addStatement = (c: Capture, roleName: string, statement: JsonObject) => {
+  const inline = (role(c, roleName).inputs.inlinePolicies as JsonObject[])[0] as JsonObject;
+  const doc = JSON.parse(String(inline.policy)) as { Statement: JsonObject[] };
+  doc.Statement.push(statement);
+  inline.policy = JSON.stringify(doc);
+};
+
+const mutations: Mutation[] = [
+  {
+    what: "a standby function deployed through the primary provider",
+    invariant: regionsAndProviders,
+    on: HOME,
+    breakIt: (c) => {
+      fn(c, "StandbyNotifyWorker").provider = fn(c, "PrimaryNotifyWorker").provider;
+    },
+    expectViolation: /StandbyNotifyWorkerFunction is in us-east-1 .*expected the standby Region us-west-2/,
+  },
+  {
+    what: "a queue left on the default provider",
+    invariant: regionsAndProviders,
+    on: HOME,
+    breakIt: (c) => {
+      queue(c, "PrimaryEvents").provider = "";
+    },
+    expectViolation: /PrimaryEventsQueue uses the default provider/,
+  },
+  {
+    what: "a standby function told it is primary",
+    invariant: handlersDeployed,
+    on: HOME,
+    breakIt: (c) => {
+      const env = (fn(c, "StandbySweeps").inputs.environment as JsonObject).variables as JsonObject;
+      env.REGION_ROLE = "primary";
+    },
+    expectViolation: /standby: Sweeps has REGION_ROLE=primary/,
+  },
+  {
+    what: "a handler missing from the standby Region",
+    invariant: handlersDeployed,
+    on: HOME,
+    breakIt: (c) => {
+      c.resources = c.resources.filter((r) => r !== fn(c, "StandbyResolver"));
+    },
+    expectViolation: /standby: 0 functions run packages\/functions\/src\/cron\/resolver\.handler/,
+  },
+  {
+    what: "the redrive count changed to 3",
+    invariant: queues,
+    on: HOME,
+    breakIt: (c) => {
+      const q = queue(c, "PrimaryEvents");
+      q.inputs.redrivePolicy = String(q.inputs.redrivePolicy).replace('"maxReceiveCount":5', '"maxReceiveCount":3');
+    },
+    expectViolation: /primary: redrive maxReceiveCount is 3, expected 5/,
+  },
+  {
+    what: "a standard DLQ behind the FIFO queue",
+    invariant: queues,
+    on: MRSC,
+    breakIt: (c) => {
+      queue(c, "StandbyEventsDlq").inputs.fifoQueue = false;
+    },
+    expectViolation: /standby: the DLQ of a FIFO queue is not FIFO/,
+  },
+  {
+    what: "the worker without partial batch responses",
+    invariant: workerSubscription,
+    on: HOME,
+    breakIt: (c) => {
+      esmOf(c, "PrimaryNotifyWorker").inputs.functionResponseTypes = [];
+    },
+    expectViolation: /primary: the worker subscription does not report partial batch failures/,
+  },
+  {
+    what: "the standby relay reading the primary Region's stream",
+    invariant: relaySubscription,
+    on: HOME,
+    breakIt: (c) => {
+      esmOf(c, "StandbyOutboxRelay").inputs.eventSourceArn = esmOf(c, "PrimaryOutboxRelay").inputs.eventSourceArn;
+    },
+    expectViolation: /standby: the relay reads arn:aws:dynamodb:us-east-1:.*not the ledger stream in us-west-2/,
+  },
+  {
+    what: "the relay without bisect-on-error",
+    invariant: relaySubscription,
+    on: MRSC,
+    breakIt: (c) => {
+      esmOf(c, "PrimaryOutboxRelay").inputs.bisectBatchOnFunctionError = false;
+    },
+    expectViolation: /primary: relay does not bisect failed batches/,
+  },
+  {
+    what: "a ledger stream with new images only",
+    invariant: ledgerTable,
+    on: HOME,
+    breakIt: (c) => {
+      table(c, "Ledger").inputs.streamViewType = "NEW_IMAGE";
+    },
+    expectViolation: /the ledger stream is NEW_IMAGE, expected NEW_AND_OLD_IMAGES/,
+  },
+  {
+    what: "a consumer table without TTL",
+    invariant: consumerTable,
+    on: HOME,
+    breakIt: (c) => {
+      delete table(c, "Consumer").inputs.ttl;
+    },
+    expectViolation: /the consumer table has no TTL on expires_at/,
+  },
+  {
+    what: "an MRSC claim table without its witness",
+    invariant: claimTables,
+    on: MRSC,
+    breakIt: (c) => {
+      delete table(c, "GlobalClaims").inputs.globalTableWitness;
+    },
+    expectViolation: /mrsc: the claim table's witness is missing, expected eu-west-3/,
+  },
+  {
+    what: "an MRSC claim table with an eventually consistent replica",
+    invariant: claimTables,
+    on: MRSC,
+    breakIt: (c) => {
+      for (const r of table(c, "GlobalClaims").inputs.replicas as JsonObject[]) delete r.consistencyMode;
+    },
+    expectViolation: /mrsc claims: the replica is not STRONG/,
+  },
+  {
+    what: "a home-mode claim table given a replica and a witness, and no TTL",
+    invariant: claimTables,
+    on: HOME,
+    breakIt: (c) => {
+      const t = table(c, "PrimaryClaims");
+      t.inputs.replicas = [{ regionName: "us-west-2", consistencyMode: "STRONG" }];
+      t.inputs.globalTableWitness = { regionName: "us-east-2" };
+      delete t.inputs.ttl;
+    },
+    expectViolation: /home: the primary claim table has (replicas|a witness|no TTL on expiration)/,
+  },
+  {
+    what: "a payments route without the JWT authorizer",
+    invariant: apiRoutes,
+    on: HOME,
+    breakIt: (c) => {
+      const r = routeByKey(c, "Standby", "GET /payments/{payment_id}");
+      r.inputs.authorizationType = "NONE";
+      delete r.inputs.authorizerId;
+    },
+    expectViolation: /standby: GET \/payments\/\{payment_id\} is not behind the JWT authorizer/,
+  },
+  {
+    what: "a /_local route deployed to AWS",
+    invariant: apiRoutes,
+    on: HOME,
+    breakIt: (c) => {
+      const r = structuredClone(routeByKey(c, "Primary", "POST /payments"));
+      r.name = "PrimaryApiRouteLocalHealthRoute";
+      r.inputs.routeKey = "GET /_local/health";
+      c.resources.push(r);
+    },
+    expectViolation: /route GET \/_local\/health exists in AWS/,
+  },
+  {
+    what: "the sweeps scheduled every minute",
+    invariant: schedules,
+    on: HOME,
+    breakIt: (c) => {
+      res(c, "aws:scheduler/schedule:Schedule", "PrimarySweepsScheduleSchedule").inputs.scheduleExpression = "rate(1 minute)";
+    },
+    expectViolation: /primary: Sweeps runs on rate\(1 minute\), expected rate\(5 minutes\)/,
+  },
+  {
+    what: "the worker allowed to write the claim table",
+    invariant: permissions,
+    on: HOME,
+    breakIt: (c) => {
+      addStatement(c, "StandbyNotifyWorker", {
+        Effect: "Allow",
+        Action: ["dynamodb:PutItem"],
+        Resource: [table(c, "StandbyClaims").state.arn as string],
+      });
+    },
+    expectViolation: /standby: the worker may dynamodb:PutItem on the claim table/,
+  },
+  {
+    what: "an API handler allowed to send to the queue",
+    invariant: permissions,
+    on: MRSC,
+    breakIt: (c) => {
+      addStatement(c, "PrimaryCreatePayment", { Effect: "Allow", Action: "sqs:Send*", Resource: "arn:aws:sqs:*" });
+    },
+    expectViolation: /primary: API handler CreatePayment may send to the events queue/,
+  },
+  {
+    what: "a function role that the account root may assume",
+    invariant: permissions,
+    on: HOME,
+    breakIt: (c) => {
+      role(c, "PrimaryGetPayment").inputs.assumeRolePolicy = JSON.stringify({
+        Statement: [{ Effect: "Allow", Principal: { AWS: "arn:aws:iam::123456789012:root" }, Action: "sts:AssumeRole" }],
+      });
+    },
+    expectViolation: /primary: GetPayment's role trusts .*root/,
+  },
+  {
+    what: "the standby Region without its FCM application",
+    invariant: pushAndEmail,
+    on: HOME,
+    breakIt: (c) => {
+      c.resources = c.resources.filter((r) => r.name !== "StandbyPushFcm");
+    },
+    expectViolation: /standby: push platforms are APNS_SANDBOX, expected APNS_SANDBOX and GCM/,
+  },
+  {
+    what: "a production table without deletion protection or retention",
+    invariant: protection,
+    on: MRSC,
+    breakIt: (c) => {
+      const t = table(c, "Ledger");
+      t.inputs.deletionProtectionEnabled = false;
+      t.opts = {};
+    },
+    expectViolation: /LedgerTable: (deletion protection is false|not retained on delete)/,
+  },
+];
+
+describe("each invariant reports its property broken on purpose", () => {
+  it("covers every invariant", () => {
+    expect(new Set(mutations.map((m) => m.invariant.name))).toEqual(new Set(invariants.map((i) => i.name)));
+  });
+
+  it.each(mutations.map((m) => [m.what, m] as const))("%s", (_what, m) => {
+    const intact = captureOf(m.on.scenario.name);
+    expect(m.invariant.check(new View(intact, m.on.expected))).toEqual([]);
+    const broken = structuredClone(intact);
+    m.breakIt(broken);
+    const found = m.invariant.check(new View(broken, m.on.expected));
+    expect(found, `${m.invariant.name} did not object`).toEqual(
+      expect.arrayContaining([expect.stringMatching(m.expectViolation)]),
+    );
+  });
+});

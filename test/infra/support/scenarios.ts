@@ -1,0 +1,55 @@
+import type { Expected } from "./invariants";
+import type { Scenario } from "./sst-program";
+
+/** Placeholder values for every SST secret of the app (what `sst secret set` would provide). */
+export const FAKE_SECRETS: Record<string, string> = {
+  SST_SECRET_PspUrl: "https://psp.example.com",
+  SST_SECRET_PspApiKey: "sk_test_offline",
+  SST_SECRET_PspWebhookSecret: "whsec_offline",
+  SST_SECRET_ApnsSigningKey: "-----BEGIN PRIVATE KEY-----\\nOFFLINE\\n-----END PRIVATE KEY-----",
+  SST_SECRET_ApnsKeyId: "ABC123DEFG",
+  SST_SECRET_ApnsTeamId: "TEAM123456",
+  SST_SECRET_ApnsBundleId: "com.example.payments",
+  SST_SECRET_FcmServiceAccount: '{"type":"service_account","project_id":"offline"}',
+};
+
+const JWT = { issuer: "https://auth.example.com/", audience: "payments-api" };
+
+/** The runs of the app the mocks test makes, each with what it must satisfy. */
+export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
+  {
+    // Defaults: home-Region claims, a development stage, the default Regions.
+    scenario: { name: "home-dev", stage: "dev", env: { ...FAKE_SECRETS, JWT_ISSUER: JWT.issuer } },
+    expected: {
+      regions: { primary: "us-east-1", standby: "us-west-2", witness: "us-east-2" },
+      claimMode: "home",
+      production: false,
+      jwt: JWT,
+      emailSender: "receipts@example.com",
+    },
+  },
+  {
+    // Every switch moved: MRSC claims, production, other Regions, issuer, audience and sender.
+    scenario: {
+      name: "mrsc-production",
+      stage: "production",
+      env: {
+        ...FAKE_SECRETS,
+        CLAIM_MODE: "mrsc",
+        PRIMARY_REGION: "eu-west-1",
+        STANDBY_REGION: "eu-west-2",
+        WITNESS_REGION: "eu-west-3",
+        JWT_ISSUER: "https://login.example.org/tenant",
+        JWT_AUDIENCE: "payments-prod",
+        EMAIL_SENDER: "pay.example.org",
+      },
+    },
+    expected: {
+      regions: { primary: "eu-west-1", standby: "eu-west-2", witness: "eu-west-3" },
+      claimMode: "mrsc",
+      production: true,
+      jwt: { issuer: "https://login.example.org/tenant", audience: "payments-prod" },
+      emailSender: "pay.example.org",
+    },
+  },
+];
