@@ -89,3 +89,20 @@ describe("PSP webhook signature", () => {
     expect(await snapshotTables(stack())).toEqual(before);
   });
 });
+
+describe("a saved PSP error for the key", () => {
+  it("makes the resolver look the charge up by our reference: none there, so FAILED and no charge", async () => {
+    // prepare: the PSP saves a 500 for the derived key and will replay it forever
+    stack().psp.setWebhookUrl(undefined);
+    const token = await api().token("u1");
+    await api().local("POST", "/faults", { psp_fail: 500, n: 1 });
+    const first = await api().pay(token, newKey(), order42());
+    const paymentId = String(first.body.payment_id);
+    // act
+    const resolver = await api().local("POST", "/run/resolver");
+    // assess
+    expect(first.status).toBe(202);
+    expect((resolver.body.result as { settled: unknown[] }).settled).toContainEqual({ payment_id: paymentId, from: "UNKNOWN", to: "FAILED" });
+    expect(stack().psp.charges().filter((c) => c.reference === paymentId)).toHaveLength(0);
+  });
+});

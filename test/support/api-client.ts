@@ -34,7 +34,7 @@ export class ApiClient {
   }
 
   async local(method: string, path: string, body?: unknown): Promise<Reply> {
-    return this.send(method, `/_local${path}`, { "content-type": "application/json" }, body && JSON.stringify(body));
+    return this.send(method, `/_local${path}`, { "content-type": "application/json" }, body === undefined ? undefined : JSON.stringify(body));
   }
 
   async send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { cancellationCodes, isConditionFailure } from "../aws/document-client";
-import { SWEPT_STATES, type PaymentState } from "../payment/payment-state";
+import { canMove, SWEPT_STATES, type PaymentState } from "../payment/payment-state";
 import { journalAndOutbox } from "./journal-and-outbox";
 import {
   type LocatorRow,
@@ -72,7 +72,7 @@ export class DynamoLedger implements LedgerPort {
   async move(m: Move): Promise<MoveResult> {
     const current = await this.getPayment(m.paymentId);
     if (!current) return { moved: false };
-    if (!m.from.includes(current.state)) return { moved: false, row: current };
+    if (!canMove(current.state, m.to)) return { moved: false, row: current };
     const next: PaymentRow = { ...current, ...m.set, state: m.to, updated_at: m.now };
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: this.moveItems(current.state, next, m) }));

@@ -7,10 +7,9 @@ export interface GuardConflict {
   payment?: PaymentRow;
 }
 
-/** A state move: compare-and-set from one of `from` to `to`, with the fields the move sets. */
+/** A state move: compare-and-set from a state the state machine allows into `to`, with the fields it sets. */
 export interface Move {
   paymentId: string;
-  from: PaymentState[];
   to: PaymentState;
   set?: Partial<Pick<PaymentRow, "psp_charge" | "psp_refund" | "decline_code">>;
   /** An inbox item to write in the same transaction (the webhook's event id). */

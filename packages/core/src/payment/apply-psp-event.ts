@@ -40,10 +40,10 @@ export async function applyPspEvent(deps: PaymentDeps, e: PspEvent): Promise<{ a
   const base = { paymentId, inboxEventId: e.id, now };
   const move: Move =
     e.type === "charge.succeeded"
-      ? { ...base, from: ["PENDING", "UNKNOWN"], to: "SUCCEEDED", set: { psp_charge: charge.id } }
+      ? { ...base, to: "SUCCEEDED", set: { psp_charge: charge.id } }
       : e.type === "charge.failed"
-        ? { ...base, from: ["PENDING", "UNKNOWN"], to: "FAILED", set: { decline_code: "card_declined" } }
-        : { ...base, from: ["REFUND_PENDING", "REFUND_UNKNOWN"], to: "REFUNDED" };
+        ? { ...base, to: "FAILED", set: { decline_code: "card_declined" } }
+        : { ...base, to: "REFUNDED" };
   const result = await deps.ledger.move(move);
   if (result.moved) return { applied: true, duplicate: false };
   if (result.duplicate) return { applied: false, duplicate: true };

@@ -17,7 +17,7 @@ export async function cancelPayment(deps: PaymentDeps, caller: string, paymentId
   if (!row || row.caller !== caller) throw new Refusal("not-found", `no payment ${paymentId}`);
   if (row.state === "REFUNDED") return refunded(row);
   if (row.state === "SUCCEEDED") {
-    const moved = await deps.ledger.move({ paymentId, from: ["SUCCEEDED"], to: "REFUND_PENDING", now: deps.clock.now() });
+    const moved = await deps.ledger.move({ paymentId, to: "REFUND_PENDING", now: deps.clock.now() });
     row = moved.row ?? row;
     if (row.state === "REFUNDED") return refunded(row);
   }
@@ -34,8 +34,8 @@ export async function settleRefund(deps: PaymentDeps, paymentId: string, reply: 
   const now = deps.clock.now();
   const result =
     reply.kind === "done"
-      ? await deps.ledger.move({ paymentId, from: ["REFUND_PENDING", "REFUND_UNKNOWN"], to: "REFUNDED", set: { psp_refund: reply.id }, now })
-      : await deps.ledger.move({ paymentId, from: ["REFUND_PENDING"], to: "REFUND_UNKNOWN", now });
+      ? await deps.ledger.move({ paymentId, to: "REFUNDED", set: { psp_refund: reply.id }, now })
+      : await deps.ledger.move({ paymentId, to: "REFUND_UNKNOWN", now });
   const row = result.row ?? (await deps.ledger.getPayment(paymentId));
   if (!row) throw new Error(`payment ${paymentId} vanished from the ledger`);
   return row;

@@ -11,10 +11,10 @@ export async function settleCharge(deps: PaymentDeps, paymentId: string, reply: 
   const now = deps.clock.now();
   const move =
     reply.kind === "done"
-      ? deps.ledger.move({ paymentId, from: ["PENDING", "UNKNOWN"], to: "SUCCEEDED", set: { psp_charge: reply.id }, now })
+      ? deps.ledger.move({ paymentId, to: "SUCCEEDED", set: { psp_charge: reply.id }, now })
       : reply.kind === "declined"
-        ? deps.ledger.move({ paymentId, from: ["PENDING", "UNKNOWN"], to: "FAILED", set: { decline_code: reply.declineCode }, now })
-        : deps.ledger.move({ paymentId, from: ["PENDING"], to: "UNKNOWN", now });
+        ? deps.ledger.move({ paymentId, to: "FAILED", set: { decline_code: reply.declineCode }, now })
+        : deps.ledger.move({ paymentId, to: "UNKNOWN", now });
   const result = await move;
   const row = result.row ?? (await deps.ledger.getPayment(paymentId));
   if (!row) throw new Error(`payment ${paymentId} vanished from the ledger`);

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { canMove, sourcesOf } from "../src/payment/payment-state";
+import { fingerprintOf } from "../src/payment/payment-request";
+import { chargeKeyOf, eventIdOf, paymentIdOf, refundKeyOf } from "../src/ids/derive-ids";
+
+describe("the payment state machine", () => {
+  it("allows only the design's moves", () => {
+    expect(sourcesOf("SUCCEEDED").sort()).toEqual(["PENDING", "UNKNOWN"]);
+    expect(sourcesOf("UNKNOWN")).toEqual(["PENDING"]);
+    expect(sourcesOf("REFUNDED").sort()).toEqual(["REFUND_PENDING", "REFUND_UNKNOWN"]);
+    expect(canMove("SUCCEEDED", "FAILED")).toBe(false);
+    expect(canMove("FAILED", "SUCCEEDED")).toBe(false);
+    expect(canMove("UNKNOWN", "PENDING")).toBe(false);
+    expect(canMove("REFUNDED", "SUCCEEDED")).toBe(false);
+  });
+});
+
+describe("derived ids", () => {
+  it("derive the payment, PSP keys and event from the scope, the same every time and opaque", () => {
+    const id = paymentIdOf("u1", "K1");
+    expect(id).toBe(paymentIdOf("u1", "K1"));
+    expect(id).not.toBe(paymentIdOf("u2", "K1"));
+    expect(id).toMatch(/^pay_[0-9a-f]{32}$/);
+    expect(id).not.toContain("u1");
+    expect(chargeKeyOf(id)).toBe(`${id}:charge`);
+    expect(refundKeyOf(id)).toBe(`${id}:cancel:refund`);
+    expect(eventIdOf(id, "SUCCEEDED")).toBe(`${id}:SUCCEEDED`);
+  });
+
+  it("fingerprint the meaning, not the bytes", () => {
+    const base = { order_id: "42", amount: 3000, currency: "USD", payment_method: "pm_1", merchant_id: "m1" };
+    expect(fingerprintOf({ ...base })).toBe(fingerprintOf({ merchant_id: "m1", payment_method: "pm_1", currency: "USD", amount: 3000, order_id: "42" }));
+    expect(fingerprintOf({ ...base, amount: 3500 })).not.toBe(fingerprintOf(base));
+  });
+});
