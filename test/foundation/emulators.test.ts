@@ -25,7 +25,11 @@ describe("the emulators", () => {
       );
       const primaryTables = (await ddb(primary.region).send(new ListTablesCommand({}))).TableNames;
       const standbyTables = (await ddb(standby.region).send(new ListTablesCommand({}))).TableNames;
-      const sqs = new SQSClient({ endpoint: emu.endpoints.sqs, region: primary.region, credentials: LOCAL_CREDENTIALS });
+      const sqs = new SQSClient({
+        endpoint: emu.endpoints.sqs,
+        region: primary.region,
+        credentials: LOCAL_CREDENTIALS,
+      });
       const queues = (await sqs.send(new ListQueuesCommand({}))).QueueUrls ?? [];
       const ses = await fetch(`${emu.endpoints.ses}/health-check`);
       // assess

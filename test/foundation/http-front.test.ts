@@ -2,7 +2,12 @@ import type { Server } from "node:http";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpFront } from "../../packages/local/src/runtime/http-front";
-import { LOCAL_JWT_AUDIENCE, LOCAL_JWT_ISSUER, localJwtSecret, mintToken } from "../../packages/local/src/runtime/jwt";
+import {
+  LOCAL_JWT_AUDIENCE,
+  LOCAL_JWT_ISSUER,
+  localJwtSecret,
+  mintToken,
+} from "../../packages/local/src/runtime/jwt";
 
 const seen: Array<Record<string, unknown>> = [];
 let server: Server;
@@ -11,11 +16,24 @@ let base: string;
 beforeAll(async () => {
   const handler = async (event: Record<string, unknown>) => {
     seen.push(event);
-    return { statusCode: 200, headers: { "x-echo": "yes" }, body: Buffer.from("hello").toString("base64"), isBase64Encoded: true };
+    return {
+      statusCode: 200,
+      headers: { "x-echo": "yes" },
+      body: Buffer.from("hello").toString("base64"),
+      isBase64Encoded: true,
+    };
   };
   server = await startHttpFront(
     0,
-    [{ method: "POST", path: "/things/{id}", functionName: "echo", auth: true, load: async () => handler as never }],
+    [
+      {
+        method: "POST",
+        path: "/things/{id}",
+        functionName: "echo",
+        auth: true,
+        load: async () => handler as never,
+      },
+    ],
     async () => undefined,
   );
   const addr = server.address();
@@ -34,7 +52,10 @@ describe("the HTTP front (API Gateway and its JWT authorizer, locally)", () => {
   it.each([
     ["a missing token", async () => undefined],
     ["an expired token", async () => mintToken("u1", { expiresInS: -10 })],
-    ["a wrongly signed token", async () => mintToken("u1", { secret: new TextEncoder().encode("another-secret") })],
+    [
+      "a wrongly signed token",
+      async () => mintToken("u1", { secret: new TextEncoder().encode("another-secret") }),
+    ],
     [
       "a token for another audience",
       async () =>
@@ -49,7 +70,12 @@ describe("the HTTP front (API Gateway and its JWT authorizer, locally)", () => {
     [
       "a token without exp",
       async () =>
-        new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject("u1").setIssuer(LOCAL_JWT_ISSUER).setAudience(LOCAL_JWT_AUDIENCE).sign(localJwtSecret()),
+        new SignJWT({})
+          .setProtectedHeader({ alg: "HS256" })
+          .setSubject("u1")
+          .setIssuer(LOCAL_JWT_ISSUER)
+          .setAudience(LOCAL_JWT_AUDIENCE)
+          .sign(localJwtSecret()),
     ],
   ])("answers 401 to %s without calling the handler", async (_name, token) => {
     const before = seen.length;

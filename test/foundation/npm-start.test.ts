@@ -1,15 +1,20 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { isAlive } from "../../packages/local/src/emulators/managed-process";
 import { freePort } from "../../packages/local/src/emulators/free-port";
+import { isAlive } from "../../packages/local/src/emulators/managed-process";
 
 describe("npm start", () => {
   it("serves GET /_local/health = 200 within 30 s and leaves no process behind on SIGTERM", async () => {
     // prepare: the same entry point as `npm start`, on free ports
     const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const name of ["API_PORT", "PSP_PORT", "DYNAMODB_PORT", "SQS_PORT", "SES_PORT"]) env[name] = String(await freePort());
+    for (const name of ["API_PORT", "PSP_PORT", "DYNAMODB_PORT", "SQS_PORT", "SES_PORT"])
+      env[name] = String(await freePort());
     const started = Date.now();
-    const child = spawn(process.execPath, ["--import", "tsx", "packages/local/src/main.ts"], { env, detached: true, stdio: "pipe" });
+    const child = spawn(process.execPath, ["--import", "tsx", "packages/local/src/main.ts"], {
+      env,
+      detached: true,
+      stdio: "pipe",
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));

@@ -30,7 +30,7 @@ beforeAll(async () => {
   await ensurePlatform();
   const bundles = await buildProgram();
   const runs = await Promise.all(SCENARIOS.map(({ scenario }) => runScenario(bundles, scenario)));
-  SCENARIOS.forEach(({ scenario }, i) => captures.set(scenario.name, runs[i] as Capture));
+  for (const [i, { scenario }] of SCENARIOS.entries()) captures.set(scenario.name, runs[i] as Capture);
 }, INSTALL_TIMEOUT_MS + 120_000);
 
 const captureOf = (name: string): Capture => {
@@ -80,13 +80,16 @@ const table = (c: Capture, name: string) => res(c, "aws:dynamodb/table:Table", `
 const queue = (c: Capture, name: string) => res(c, "aws:sqs/queue:Queue", `${name}Queue`);
 const esmOf = (c: Capture, fnName: string) => {
   const arn = fn(c, fnName).state.arn;
-  const found = c.resources.find((r) => r.type === "aws:lambda/eventSourceMapping:EventSourceMapping" && r.inputs.functionName === arn);
+  const found = c.resources.find(
+    (r) => r.type === "aws:lambda/eventSourceMapping:EventSourceMapping" && r.inputs.functionName === arn,
+  );
   if (!found) throw new Error(`no subscription of ${fnName}`);
   return found;
 };
 const routeByKey = (c: Capture, prefix: string, key: string) => {
   const found = c.resources.find(
-    (r) => r.type === "aws:apigatewayv2/route:Route" && r.name.startsWith(prefix) && r.inputs.routeKey === key,
+    (r) =>
+      r.type === "aws:apigatewayv2/route:Route" && r.name.startsWith(prefix) && r.inputs.routeKey === key,
   );
   if (!found) throw new Error(`no route ${key}`);
   return found;
@@ -142,7 +145,10 @@ const mutations: Mutation[] = [
     on: HOME,
     breakIt: (c) => {
       const q = queue(c, "PrimaryEvents");
-      q.inputs.redrivePolicy = String(q.inputs.redrivePolicy).replace('"maxReceiveCount":5', '"maxReceiveCount":3');
+      q.inputs.redrivePolicy = String(q.inputs.redrivePolicy).replace(
+        '"maxReceiveCount":5',
+        '"maxReceiveCount":3',
+      );
     },
     expectViolation: /primary: redrive maxReceiveCount is 3, expected 5/,
   },
@@ -169,9 +175,12 @@ const mutations: Mutation[] = [
     invariant: relaySubscription,
     on: HOME,
     breakIt: (c) => {
-      esmOf(c, "StandbyOutboxRelay").inputs.eventSourceArn = esmOf(c, "PrimaryOutboxRelay").inputs.eventSourceArn;
+      esmOf(c, "StandbyOutboxRelay").inputs.eventSourceArn = String(
+        esmOf(c, "PrimaryOutboxRelay").inputs.eventSourceArn,
+      );
     },
-    expectViolation: /standby: the relay reads arn:aws:dynamodb:us-east-1:.*not the ledger stream in us-west-2/,
+    expectViolation:
+      /standby: the relay reads arn:aws:dynamodb:us-east-1:.*not the ledger stream in us-west-2/,
   },
   {
     what: "the relay without bisect-on-error",
@@ -258,7 +267,8 @@ const mutations: Mutation[] = [
     invariant: schedules,
     on: HOME,
     breakIt: (c) => {
-      res(c, "aws:scheduler/schedule:Schedule", "PrimarySweepsScheduleSchedule").inputs.scheduleExpression = "rate(1 minute)";
+      res(c, "aws:scheduler/schedule:Schedule", "PrimarySweepsScheduleSchedule").inputs.scheduleExpression =
+        "rate(1 minute)";
     },
     expectViolation: /primary: Sweeps runs on rate\(1 minute\), expected rate\(5 minutes\)/,
   },
@@ -280,7 +290,11 @@ const mutations: Mutation[] = [
     invariant: permissions,
     on: MRSC,
     breakIt: (c) => {
-      addStatement(c, "PrimaryCreatePayment", { Effect: "Allow", Action: "sqs:Send*", Resource: "arn:aws:sqs:*" });
+      addStatement(c, "PrimaryCreatePayment", {
+        Effect: "Allow",
+        Action: "sqs:Send*",
+        Resource: "arn:aws:sqs:*",
+      });
     },
     expectViolation: /primary: API handler CreatePayment may send to the events queue/,
   },
@@ -290,7 +304,9 @@ const mutations: Mutation[] = [
     on: HOME,
     breakIt: (c) => {
       role(c, "PrimaryGetPayment").inputs.assumeRolePolicy = JSON.stringify({
-        Statement: [{ Effect: "Allow", Principal: { AWS: "arn:aws:iam::123456789012:root" }, Action: "sts:AssumeRole" }],
+        Statement: [
+          { Effect: "Allow", Principal: { AWS: "arn:aws:iam::123456789012:root" }, Action: "sts:AssumeRole" },
+        ],
       });
     },
     expectViolation: /primary: GetPayment's role trusts .*root/,

@@ -9,10 +9,14 @@ describe("SST app type-check", () => {
 
   it("sst.config.ts and stacks/ type-check against SST's platform types", async () => {
     const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
-    const result = await promisify(execFile)(process.execPath, [tsc, "-p", "stacks/tsconfig.json", "--pretty", "false"], {
-      cwd: ROOT,
-      maxBuffer: 16 * 1024 * 1024,
-    }).then(
+    const result = await promisify(execFile)(
+      process.execPath,
+      [tsc, "-p", "stacks/tsconfig.json", "--pretty", "false"],
+      {
+        cwd: ROOT,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    ).then(
       () => ({ code: 0, output: "" }),
       (e: { code?: number; stdout?: string; stderr?: string }) => ({
         code: e.code ?? 1,

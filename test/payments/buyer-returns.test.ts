@@ -4,7 +4,10 @@ import { useLocalStack } from "../support/local-stack";
 
 const stack = useLocalStack();
 const api = () => new ApiClient(stack().apiUrl);
-const chargesFor = (orderRef: string[]) => stack().psp.charges().filter((c) => orderRef.includes(c.reference));
+const chargesFor = (orderRef: string[]) =>
+  stack()
+    .psp.charges()
+    .filter((c) => orderRef.includes(c.reference));
 
 afterEach(() => {
   delete process.env.EO_TEST_UNSAFE_NO_DURABLE_GUARD;

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { clock } from "../../packages/core/src/clock/clock";
-import { CLIENT_TIMEOUT_MS, loadConfig, MAX_WAIT_BEFORE_STAMP_MS } from "../../packages/core/src/config/config";
+import {
+  CLIENT_TIMEOUT_MS,
+  loadConfig,
+  MAX_WAIT_BEFORE_STAMP_MS,
+} from "../../packages/core/src/config/config";
 import { mintToken } from "../../packages/local/src/runtime/jwt";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { tablesOf } from "../support/ledger-reads";
@@ -89,6 +93,9 @@ describe("the late original (Part 4)", () => {
     expect(elapsed).toBeLessThan(6_000);
     const t = tablesOf(stack());
     expect((await t.payment(String(reply.body.payment_id)))?.state).toBe("UNKNOWN");
-    expect((await t.claim(`payments:u1:${key}`))?.data).toEqual({ kind: "pointer", payment_id: reply.body.payment_id });
+    expect((await t.claim(`payments:u1:${key}`))?.data).toEqual({
+      kind: "pointer",
+      payment_id: reply.body.payment_id,
+    });
   }, 20_000);
 });

@@ -6,7 +6,10 @@ import { useLocalStack } from "../support/local-stack";
 
 const stack = useLocalStack();
 const api = () => new ApiClient(stack().apiUrl);
-const chargesFor = (paymentId: unknown) => stack().psp.charges().filter((c) => c.reference === paymentId);
+const chargesFor = (paymentId: unknown) =>
+  stack()
+    .psp.charges()
+    .filter((c) => c.reference === paymentId);
 
 /** Taps once with the PSP's reply lost; webhooks off so that the resolver is what settles it. */
 async function tapWithLostReply(webhooks: boolean) {
@@ -33,10 +36,18 @@ describe("lost PSP reply (P1, P2)", () => {
     expect(first.headers.get("retry-after")).toBeTruthy();
     expect(retryAt10.status).toBe(202);
     expect(retryAt10.body.state).toBe("PROCESSING");
-    expect((resolver.body.result as { settled: unknown[] }).settled).toContainEqual({ payment_id: paymentId, from: "UNKNOWN", to: "SUCCEEDED" });
+    expect((resolver.body.result as { settled: unknown[] }).settled).toContainEqual({
+      payment_id: paymentId,
+      from: "UNKNOWN",
+      to: "SUCCEEDED",
+    });
     expect(retryAfterResolver.status).toBe(201);
     expect(retryAfterResolver.headers.get("idempotent-replayed")).toBe("true");
-    expect(retryAfterResolver.body).toMatchObject({ payment_id: paymentId, state: "SUCCEEDED", amount: 3000 });
+    expect(retryAfterResolver.body).toMatchObject({
+      payment_id: paymentId,
+      state: "SUCCEEDED",
+      amount: 3000,
+    });
     expect(chargesFor(paymentId)).toHaveLength(1);
     expect(retryAfterResolver.body.psp_charge).toBe(chargesFor(paymentId)[0]?.id);
   });
@@ -58,11 +69,14 @@ describe("the webhook and the resolver race", () => {
     const { paymentId } = await tapWithLostReply(true);
     const t = tablesOf(stack());
     // act
-    for (let i = 0; i < 100 && (await t.payment(paymentId))?.state !== "SUCCEEDED"; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && (await t.payment(paymentId))?.state !== "SUCCEEDED"; i++)
+      await new Promise((r) => setTimeout(r, 50));
     const resolver = await api().local("POST", "/run/resolver");
     // assess
     expect((await t.payment(paymentId))?.state).toBe("SUCCEEDED");
-    expect((resolver.body.result as { settled: Array<{ payment_id: string }> }).settled.map((s) => s.payment_id)).not.toContain(paymentId);
+    expect(
+      (resolver.body.result as { settled: Array<{ payment_id: string }> }).settled.map((s) => s.payment_id),
+    ).not.toContain(paymentId);
     expect(await t.journal(paymentId)).toHaveLength(2);
     expect(chargesFor(paymentId)).toHaveLength(1);
   });
@@ -80,8 +94,18 @@ describe("the webhook and the resolver race", () => {
     });
     const sign = () => signWebhook("whsec_local", event, Math.floor(Date.now() / 1000) + 10);
     // act
-    const late = await api().send("POST", "/webhooks/psp", { "psp-signature": sign(), "content-type": "application/json" }, event);
-    const again = await api().send("POST", "/webhooks/psp", { "psp-signature": sign(), "content-type": "application/json" }, event);
+    const late = await api().send(
+      "POST",
+      "/webhooks/psp",
+      { "psp-signature": sign(), "content-type": "application/json" },
+      event,
+    );
+    const again = await api().send(
+      "POST",
+      "/webhooks/psp",
+      { "psp-signature": sign(), "content-type": "application/json" },
+      event,
+    );
     // assess
     expect(late.status).toBe(200);
     expect(late.body).toMatchObject({ applied: false, duplicate: false });

@@ -13,7 +13,10 @@ import { useLocalStack } from "../support/local-stack";
 
 const stack = useLocalStack();
 const api = () => new ApiClient(stack().apiUrl);
-const chargesFor = (paymentId: string) => stack().psp.charges().filter((c) => c.reference === paymentId);
+const chargesFor = (paymentId: string) =>
+  stack()
+    .psp.charges()
+    .filter((c) => c.reference === paymentId);
 const request = { order_id: "42", amount: 3000, currency: "USD", payment_method: "pm_1", merchant_id: "m1" };
 
 afterEach(() => {
@@ -91,7 +94,11 @@ describe("3c: a paused owner", () => {
     const key = newKey();
     const paused = gatedPsp(paymentDeps().psp, false);
     const completions: string[] = [];
-    const a1 = makeTakePayment({ ...paymentDeps(), psp: paused.psp, claims: recordingClaimStore(completions) });
+    const a1 = makeTakePayment({
+      ...paymentDeps(),
+      psp: paused.psp,
+      claims: recordingClaimStore(completions),
+    });
     const a1Answer = a1({ caller: "u1", key, request, arrivalMs: clock.now() });
     await paused.atGate;
     await api().local("POST", "/clock", { advance_s: 6.2 });

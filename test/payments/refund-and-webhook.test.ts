@@ -7,7 +7,10 @@ import { snapshotTables } from "../support/tables";
 
 const stack = useLocalStack();
 const api = () => new ApiClient(stack().apiUrl);
-const refundsFor = (paymentId: unknown) => stack().psp.refunds().filter((r) => r.idempotency_key === `${paymentId}:cancel:refund`);
+const refundsFor = (paymentId: unknown) =>
+  stack()
+    .psp.refunds()
+    .filter((r) => r.idempotency_key === `${paymentId}:cancel:refund`);
 
 async function paidPayment() {
   const token = await api().token("u1");
@@ -59,7 +62,11 @@ describe("refund (cancel)", () => {
     expect(declined.status).toBe(402);
     expect(declined.body.state).toBe("FAILED");
     expect(cancel.status).toBe(409);
-    expect(stack().psp.refunds().filter((r) => r.idempotency_key.startsWith(String(declined.body.payment_id)))).toHaveLength(0);
+    expect(
+      stack()
+        .psp.refunds()
+        .filter((r) => r.idempotency_key.startsWith(String(declined.body.payment_id))),
+    ).toHaveLength(0);
   });
 });
 
@@ -82,7 +89,12 @@ describe("PSP webhook signature", () => {
     const body = event(paymentId);
     const before = await snapshotTables(stack());
     // act
-    const reply = await api().send("POST", "/webhooks/psp", { "psp-signature": sign(body), "content-type": "application/json" }, body);
+    const reply = await api().send(
+      "POST",
+      "/webhooks/psp",
+      { "psp-signature": sign(body), "content-type": "application/json" },
+      body,
+    );
     // assess
     expect(reply.status).toBe(400);
     expect(reply.headers.get("content-type")).toContain("application/problem+json");
@@ -102,7 +114,15 @@ describe("a saved PSP error for the key", () => {
     const resolver = await api().local("POST", "/run/resolver");
     // assess
     expect(first.status).toBe(202);
-    expect((resolver.body.result as { settled: unknown[] }).settled).toContainEqual({ payment_id: paymentId, from: "UNKNOWN", to: "FAILED" });
-    expect(stack().psp.charges().filter((c) => c.reference === paymentId)).toHaveLength(0);
+    expect((resolver.body.result as { settled: unknown[] }).settled).toContainEqual({
+      payment_id: paymentId,
+      from: "UNKNOWN",
+      to: "FAILED",
+    });
+    expect(
+      stack()
+        .psp.charges()
+        .filter((c) => c.reference === paymentId),
+    ).toHaveLength(0);
   });
 });

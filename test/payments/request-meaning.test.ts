@@ -31,13 +31,24 @@ describe("3d: the same key with another meaning", () => {
     const key = newKey();
     const first = await api().pay(token, key, order42());
     // act
-    const reordered = { merchant_id: "m1", payment_method: "pm_1", currency: "USD", amount: 3000, order_id: "42", ts: Date.now() };
+    const reordered = {
+      merchant_id: "m1",
+      payment_method: "pm_1",
+      currency: "USD",
+      amount: 3000,
+      order_id: "42",
+      ts: Date.now(),
+    };
     const again = await api().pay(token, key, reordered);
     // assess
     expect(again.status).toBe(first.status);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
-    expect(stack().psp.charges().filter((c) => c.reference === first.body.payment_id)).toHaveLength(1);
+    expect(
+      stack()
+        .psp.charges()
+        .filter((c) => c.reference === first.body.payment_id),
+    ).toHaveLength(1);
   });
 });
 
@@ -77,23 +88,31 @@ describe("bad input writes nothing", () => {
     ['amount "30"', "ok-key", JSON.stringify(order42({ amount: "30" })), 400],
     ['currency "usd"', "ok-key", JSON.stringify(order42({ currency: "usd" })), 400],
     ['currency "XYZ"', "ok-key", JSON.stringify(order42({ currency: "XYZ" })), 400],
-    ["a missing field", "ok-key", JSON.stringify({ order_id: "42", amount: 3000, currency: "USD", payment_method: "pm_1" }), 400],
+    [
+      "a missing field",
+      "ok-key",
+      JSON.stringify({ order_id: "42", amount: 3000, currency: "USD", payment_method: "pm_1" }),
+      400,
+    ],
     ["a 17 KiB body", "ok-key", JSON.stringify(order42({ pad: "x".repeat(17 * 1024) })), 413],
   ];
 
-  it.each(cases)("refuses %s with problem+json and leaves the tables unchanged", async (_name, key, raw, status) => {
-    // prepare
-    const token = await api().token("u3");
-    const before = await snapshotTables(stack());
-    const pspCalls = stack().psp.requests();
-    // act
-    const reply = await api().pay(token, key, undefined, raw);
-    // assess
-    expect(reply.status).toBe(status);
-    expect(reply.headers.get("content-type")).toContain("application/problem+json");
-    expect(reply.body.status).toBe(status);
-    expect(String(reply.body.detail).length).toBeGreaterThan(10);
-    expect(await snapshotTables(stack())).toEqual(before);
-    expect(stack().psp.requests()).toBe(pspCalls);
-  });
+  it.each(cases)(
+    "refuses %s with problem+json and leaves the tables unchanged",
+    async (_name, key, raw, status) => {
+      // prepare
+      const token = await api().token("u3");
+      const before = await snapshotTables(stack());
+      const pspCalls = stack().psp.requests();
+      // act
+      const reply = await api().pay(token, key, undefined, raw);
+      // assess
+      expect(reply.status).toBe(status);
+      expect(reply.headers.get("content-type")).toContain("application/problem+json");
+      expect(reply.body.status).toBe(status);
+      expect(String(reply.body.detail).length).toBeGreaterThan(10);
+      expect(await snapshotTables(stack())).toEqual(before);
+      expect(stack().psp.requests()).toBe(pspCalls);
+    },
+  );
 });

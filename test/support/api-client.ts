@@ -16,13 +16,19 @@ export class ApiClient {
   }
 
   async pay(token: string, key: string | undefined, body: unknown, raw?: string): Promise<Reply> {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+    };
     if (key !== undefined) headers["idempotency-key"] = key;
     return this.send("POST", "/payments", headers, raw ?? JSON.stringify(body));
   }
 
   async resolve(token: string, key: string): Promise<Reply> {
-    return this.send("POST", "/payments/resolve", { authorization: `Bearer ${token}`, "idempotency-key": key });
+    return this.send("POST", "/payments/resolve", {
+      authorization: `Bearer ${token}`,
+      "idempotency-key": key,
+    });
   }
 
   async get(token: string, paymentId: string): Promise<Reply> {
@@ -34,7 +40,12 @@ export class ApiClient {
   }
 
   async local(method: string, path: string, body?: unknown): Promise<Reply> {
-    return this.send(method, `/_local${path}`, { "content-type": "application/json" }, body === undefined ? undefined : JSON.stringify(body));
+    return this.send(
+      method,
+      `/_local${path}`,
+      { "content-type": "application/json" },
+      body === undefined ? undefined : JSON.stringify(body),
+    );
   }
 
   async send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {

@@ -9,12 +9,18 @@ import type { LocalStack } from "../../packages/local/src/stack/start-stack";
 export function tablesOf(stack: LocalStack) {
   const r = stack.emulators.regions.primary;
   const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: stack.emulators.endpoints.dynamodb, region: r.region, credentials: LOCAL_CREDENTIALS }),
+    new DynamoDBClient({
+      endpoint: stack.emulators.endpoints.dynamodb,
+      region: r.region,
+      credentials: LOCAL_CREDENTIALS,
+    }),
   );
   return {
     db,
     async payment(paymentId: string): Promise<PaymentRow | undefined> {
-      const out = await db.send(new GetCommand({ TableName: r.ledgerTable, Key: { pk: `PAY#${paymentId}`, sk: "PAYMENT" } }));
+      const out = await db.send(
+        new GetCommand({ TableName: r.ledgerTable, Key: { pk: `PAY#${paymentId}`, sk: "PAYMENT" } }),
+      );
       return out.Item as PaymentRow | undefined;
     },
     async journal(paymentId: string): Promise<Array<Record<string, unknown>>> {

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll } from "vitest";
-import { type LocalStack, startLocalStack, type StackOptions } from "../../packages/local/src/stack/start-stack";
+import {
+  type LocalStack,
+  type StackOptions,
+  startLocalStack,
+} from "../../packages/local/src/stack/start-stack";
 
 /** Starts one local stack for the test file (one per process) and stops it after the file. */
 export function useLocalStack(opts: StackOptions = {}): () => LocalStack {

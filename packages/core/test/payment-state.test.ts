@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { canMove, sourcesOf } from "../src/payment/payment-state";
-import { fingerprintOf } from "../src/payment/payment-request";
 import { chargeKeyOf, eventIdOf, paymentIdOf, refundKeyOf } from "../src/ids/derive-ids";
+import { fingerprintOf } from "../src/payment/payment-request";
+import { canMove, sourcesOf } from "../src/payment/payment-state";
 
 describe("the payment state machine", () => {
   it("allows only the design's moves", () => {
@@ -29,7 +29,15 @@ describe("derived ids", () => {
 
   it("fingerprint the meaning, not the bytes", () => {
     const base = { order_id: "42", amount: 3000, currency: "USD", payment_method: "pm_1", merchant_id: "m1" };
-    expect(fingerprintOf({ ...base })).toBe(fingerprintOf({ merchant_id: "m1", payment_method: "pm_1", currency: "USD", amount: 3000, order_id: "42" }));
+    expect(fingerprintOf({ ...base })).toBe(
+      fingerprintOf({
+        merchant_id: "m1",
+        payment_method: "pm_1",
+        currency: "USD",
+        amount: 3000,
+        order_id: "42",
+      }),
+    );
     expect(fingerprintOf({ ...base, amount: 3500 })).not.toBe(fingerprintOf(base));
   });
 });

@@ -5,7 +5,9 @@ import { startLocalStack } from "./stack/start-stack";
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 const started = Date.now();
-console.log("effectively-once: starting the local stack (DynamoDB Local, fauxqs, SES, fake PSP, handlers)...");
+console.log(
+  "effectively-once: starting the local stack (DynamoDB Local, fauxqs, SES, fake PSP, handlers)...",
+);
 const stack = await startLocalStack({
   ports: {
     api: port("API_PORT", 3000),

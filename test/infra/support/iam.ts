@@ -16,7 +16,8 @@ export interface PolicyDocument {
   Statement: PolicyStatement | PolicyStatement[];
 }
 
-const list = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+const list = (v: string | string[] | undefined): string[] =>
+  v === undefined ? [] : Array.isArray(v) ? v : [v];
 
 function glob(pattern: string, value: string, ignoreCase: boolean): boolean {
   const source = pattern

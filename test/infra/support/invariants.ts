@@ -87,7 +87,9 @@ export class View {
     const parts = r.provider.split("::");
     if (parts.length < 5) return undefined;
     const name = parts[parts.length - 2] ?? "";
-    const provider = this.capture.resources.find((p) => p.type.startsWith("pulumi:providers:") && p.name === name);
+    const provider = this.capture.resources.find(
+      (p) => p.type.startsWith("pulumi:providers:") && p.name === name,
+    );
     return { name, region: str(provider?.inputs.region) ?? "(unknown)" };
   }
 
@@ -101,7 +103,9 @@ export class View {
   }
 
   byArn(arn: string | undefined): CapturedResource | undefined {
-    return arn === undefined ? undefined : this.capture.resources.find((r) => r.custom && r.state.arn === arn);
+    return arn === undefined
+      ? undefined
+      : this.capture.resources.find((r) => r.custom && r.state.arn === arn);
   }
 
   functionsIn(role: Role): CapturedResource[] {
@@ -187,7 +191,9 @@ export const regionsAndProviders: Invariant = {
       const role: Role = r.name.startsWith("Standby") ? "standby" : "primary";
       const region = v.regionOf(r);
       if (region !== v.region(role)) {
-        out.push(`${r.type} ${r.name} is in ${region} (provider ${provider.name}), expected the ${role} Region ${v.region(role)}`);
+        out.push(
+          `${r.type} ${r.name} is in ${region} (provider ${provider.name}), expected the ${role} Region ${v.region(role)}`,
+        );
       }
     }
     return out;
@@ -203,7 +209,8 @@ export const handlersDeployed: Invariant = {
     for (const role of ROLES) {
       const fns = v.functionsIn(role);
       for (const f of fns) {
-        if (!known.has(String(f.inputs.handler))) out.push(`${role}: function ${f.name} runs ${f.inputs.handler}, not a manifest handler`);
+        if (!known.has(String(f.inputs.handler)))
+          out.push(`${role}: function ${f.name} runs ${f.inputs.handler}, not a manifest handler`);
       }
       for (const h of handlers) {
         const matching = fns.filter((f) => f.inputs.handler === h.handler);
@@ -218,23 +225,29 @@ export const handlersDeployed: Invariant = {
           if (!env[name]) out.push(`${role}: ${h.id} has no ${name}`);
         }
         if (env.REGION_ROLE !== role) out.push(`${role}: ${h.id} has REGION_ROLE=${env.REGION_ROLE}`);
-        if (env.CLAIM_MODE !== v.expected.claimMode) out.push(`${role}: ${h.id} has CLAIM_MODE=${env.CLAIM_MODE}`);
+        if (env.CLAIM_MODE !== v.expected.claimMode)
+          out.push(`${role}: ${h.id} has CLAIM_MODE=${env.CLAIM_MODE}`);
         for (const [k, want] of Object.entries(CONTRACT.tunables)) {
           if (env[k] !== want) out.push(`${role}: ${h.id} has ${k}=${env[k]}, expected ${want}`);
         }
-        if (env.EMAIL_FROM && !env.EMAIL_FROM.includes("@")) out.push(`${role}: ${h.id} EMAIL_FROM is not an address`);
+        if (env.EMAIL_FROM && !env.EMAIL_FROM.includes("@"))
+          out.push(`${role}: ${h.id} EMAIL_FROM is not an address`);
         const queue = v.queueByUrl(env.EVENTS_QUEUE_URL);
         if (!queue || v.regionOf(queue) !== v.region(role)) {
           out.push(`${role}: ${h.id} EVENTS_QUEUE_URL is not a queue in ${v.region(role)}`);
         }
         for (const key of ["PUSH_APNS_APP_ARN", "PUSH_FCM_APP_ARN"]) {
           const app = v.byArn(env[key]);
-          if (app?.type !== "aws:sns/platformApplication:PlatformApplication" || v.regionOf(app) !== v.region(role)) {
+          if (
+            app?.type !== "aws:sns/platformApplication:PlatformApplication" ||
+            v.regionOf(app) !== v.region(role)
+          ) {
             out.push(`${role}: ${h.id} ${key} is not a platform application in ${v.region(role)}`);
           }
         }
         for (const key of ["CLAIM_TABLE", "LEDGER_TABLE", "CONSUMER_TABLE"]) {
-          if (!v.tableIn(role, key).arn) out.push(`${role}: ${h.id} ${key} is not a table (or replica) in ${v.region(role)}`);
+          if (!v.tableIn(role, key).arn)
+            out.push(`${role}: ${h.id} ${key} is not a table (or replica) in ${v.region(role)}`);
         }
       }
       for (const key of ["EVENTS_QUEUE_URL", "CLAIM_TABLE", "LEDGER_TABLE", "CONSUMER_TABLE"]) {
@@ -256,14 +269,22 @@ export const queues: Invariant = {
         out.push(`${role}: no events queue`);
         continue;
       }
-      if (q.inputs.fifoQueue !== true || !String(q.state.name).endsWith(".fifo")) out.push(`${role}: events queue is not FIFO`);
-      if (q.inputs.contentBasedDeduplication === true) out.push(`${role}: events queue deduplicates by content, not by event id`);
+      if (q.inputs.fifoQueue !== true || !String(q.state.name).endsWith(".fifo"))
+        out.push(`${role}: events queue is not FIFO`);
+      if (q.inputs.contentBasedDeduplication === true)
+        out.push(`${role}: events queue deduplicates by content, not by event id`);
       if (q.inputs.visibilityTimeoutSeconds !== CONTRACT.visibilityTimeoutS) {
-        out.push(`${role}: events queue visibility is ${q.inputs.visibilityTimeoutSeconds} s, expected ${CONTRACT.visibilityTimeoutS}`);
+        out.push(
+          `${role}: events queue visibility is ${q.inputs.visibilityTimeoutSeconds} s, expected ${CONTRACT.visibilityTimeoutS}`,
+        );
       }
-      const redrive = obj(q.inputs.redrivePolicy ? (JSON.parse(String(q.inputs.redrivePolicy)) as Json) : null);
+      const redrive = obj(
+        q.inputs.redrivePolicy ? (JSON.parse(String(q.inputs.redrivePolicy)) as Json) : null,
+      );
       if (redrive.maxReceiveCount !== CONTRACT.maxReceiveCount) {
-        out.push(`${role}: redrive maxReceiveCount is ${redrive.maxReceiveCount}, expected ${CONTRACT.maxReceiveCount}`);
+        out.push(
+          `${role}: redrive maxReceiveCount is ${redrive.maxReceiveCount}, expected ${CONTRACT.maxReceiveCount}`,
+        );
       }
       const dlq = v.byArn(str(redrive.deadLetterTargetArn));
       if (!dlq) {
@@ -293,13 +314,18 @@ export const workerSubscription: Invariant = {
         .ofType("aws:lambda/eventSourceMapping:EventSourceMapping")
         .filter((m) => queue && m.inputs.eventSourceArn === queue.state.arn);
       if (!worker || esms.length !== 1) {
-        out.push(`${role}: expected one subscription of the worker to the events queue, found ${esms.length}`);
+        out.push(
+          `${role}: expected one subscription of the worker to the events queue, found ${esms.length}`,
+        );
         continue;
       }
       const m = esms[0] as CapturedResource;
-      if (m.inputs.functionName !== worker.state.arn) out.push(`${role}: the events queue does not invoke the worker`);
-      if (v.regionOf(m) !== v.region(role)) out.push(`${role}: the worker subscription is in ${v.regionOf(m)}`);
-      if (m.inputs.batchSize !== CONTRACT.workerBatchSize) out.push(`${role}: worker batch size ${m.inputs.batchSize}`);
+      if (m.inputs.functionName !== worker.state.arn)
+        out.push(`${role}: the events queue does not invoke the worker`);
+      if (v.regionOf(m) !== v.region(role))
+        out.push(`${role}: the worker subscription is in ${v.regionOf(m)}`);
+      if (m.inputs.batchSize !== CONTRACT.workerBatchSize)
+        out.push(`${role}: worker batch size ${m.inputs.batchSize}`);
       if (!arr(m.inputs.functionResponseTypes).includes("ReportBatchItemFailures")) {
         out.push(`${role}: the worker subscription does not report partial batch failures`);
       }
@@ -325,19 +351,32 @@ export const relaySubscription: Invariant = {
       const m = esms[0] as CapturedResource;
       const ledger = v.tableIn(role, "LEDGER_TABLE");
       if (!ledger.streamArn || m.inputs.eventSourceArn !== ledger.streamArn) {
-        out.push(`${role}: the relay reads ${m.inputs.eventSourceArn}, not the ledger stream in ${v.region(role)}`);
+        out.push(
+          `${role}: the relay reads ${m.inputs.eventSourceArn}, not the ledger stream in ${v.region(role)}`,
+        );
       }
-      if (v.regionOf(m) !== v.region(role)) out.push(`${role}: the relay subscription is in ${v.regionOf(m)}`);
-      if (m.inputs.batchSize !== CONTRACT.relay.batchSize) out.push(`${role}: relay batch size ${m.inputs.batchSize}`);
-      if (m.inputs.bisectBatchOnFunctionError !== CONTRACT.relay.bisect) out.push(`${role}: relay does not bisect failed batches`);
+      if (v.regionOf(m) !== v.region(role))
+        out.push(`${role}: the relay subscription is in ${v.regionOf(m)}`);
+      if (m.inputs.batchSize !== CONTRACT.relay.batchSize)
+        out.push(`${role}: relay batch size ${m.inputs.batchSize}`);
+      if (m.inputs.bisectBatchOnFunctionError !== CONTRACT.relay.bisect)
+        out.push(`${role}: relay does not bisect failed batches`);
       if (m.inputs.maximumRetryAttempts !== CONTRACT.relay.maximumRetryAttempts) {
-        out.push(`${role}: relay retries ${m.inputs.maximumRetryAttempts} times, expected ${CONTRACT.relay.maximumRetryAttempts}`);
+        out.push(
+          `${role}: relay retries ${m.inputs.maximumRetryAttempts} times, expected ${CONTRACT.relay.maximumRetryAttempts}`,
+        );
       }
       const dest = v.byArn(str(obj(obj(m.inputs.destinationConfig).onFailure).destinationArn));
-      if (dest?.type !== "aws:sqs/queue:Queue" || dest.inputs.fifoQueue === true || v.regionOf(dest) !== v.region(role)) {
+      if (
+        dest?.type !== "aws:sqs/queue:Queue" ||
+        dest.inputs.fifoQueue === true ||
+        v.regionOf(dest) !== v.region(role)
+      ) {
         out.push(`${role}: the relay's on-failure destination is not a standard queue in ${v.region(role)}`);
       }
-      const patterns = arr(obj(m.inputs.filterCriteria).filters).map((f) => JSON.parse(String(obj(f).pattern)) as Json);
+      const patterns = arr(obj(m.inputs.filterCriteria).filters).map(
+        (f) => JSON.parse(String(obj(f).pattern)) as Json,
+      );
       const prefixes = patterns.map((p) => str(obj(arr(obj(obj(obj(obj(p).dynamodb).Keys).pk).S)[0]).prefix));
       if (prefixes.length !== 1 || prefixes[0] !== CONTRACT.relay.keyPrefix) {
         out.push(`${role}: the relay is not filtered to ${CONTRACT.relay.keyPrefix} keys`);
@@ -355,14 +394,16 @@ export const ledgerTable: Invariant = {
     const { table } = v.tableIn("primary", "LEDGER_TABLE");
     if (!table) return ["no ledger table"];
     if (v.regionOf(table) !== v.region("primary")) out.push(`the ledger is in ${v.regionOf(table)}`);
-    if (table.inputs.hashKey !== "pk" || table.inputs.rangeKey !== "sk") out.push("the ledger's keys are not pk/sk");
+    if (table.inputs.hashKey !== "pk" || table.inputs.rangeKey !== "sk")
+      out.push("the ledger's keys are not pk/sk");
     if (table.inputs.streamEnabled !== true || table.inputs.streamViewType !== "NEW_AND_OLD_IMAGES") {
       out.push(`the ledger stream is ${table.inputs.streamViewType}, expected NEW_AND_OLD_IMAGES`);
     }
     const gsi = arr(table.inputs.globalSecondaryIndexes)
       .map(obj)
       .find((g) => g.name === "gsi1");
-    if (!gsi || gsi.hashKey !== "gsi1pk" || gsi.rangeKey !== "gsi1sk") out.push("the ledger has no gsi1 (gsi1pk, gsi1sk)");
+    if (gsi?.hashKey !== "gsi1pk" || gsi.rangeKey !== "gsi1sk")
+      out.push("the ledger has no gsi1 (gsi1pk, gsi1sk)");
     out.push(...replicaProblems("ledger", table, v, "EVENTUAL"));
     return out;
   },
@@ -375,19 +416,28 @@ export const consumerTable: Invariant = {
     const out: string[] = [];
     const { table } = v.tableIn("primary", "CONSUMER_TABLE");
     if (!table) return ["no consumer table"];
-    if (table.inputs.hashKey !== "pk" || table.inputs.rangeKey !== "sk") out.push("the consumer table's keys are not pk/sk");
+    if (table.inputs.hashKey !== "pk" || table.inputs.rangeKey !== "sk")
+      out.push("the consumer table's keys are not pk/sk");
     const ttl = obj(table.inputs.ttl);
-    if (ttl.attributeName !== "expires_at" || ttl.enabled !== true) out.push("the consumer table has no TTL on expires_at");
+    if (ttl.attributeName !== "expires_at" || ttl.enabled !== true)
+      out.push("the consumer table has no TTL on expires_at");
     out.push(...replicaProblems("consumer", table, v, "EVENTUAL"));
     return out;
   },
 };
 
-function replicaProblems(label: string, table: CapturedResource, v: View, mode: "EVENTUAL" | "STRONG"): string[] {
+function replicaProblems(
+  label: string,
+  table: CapturedResource,
+  v: View,
+  mode: "EVENTUAL" | "STRONG",
+): string[] {
   const out: string[] = [];
   const replicas = arr(table.inputs.replicas).map(obj);
   if (replicas.length !== 1 || replicas[0]?.regionName !== v.region("standby")) {
-    out.push(`${label}: expected one replica in ${v.region("standby")}, found ${replicas.map((r) => r.regionName).join(", ") || "none"}`);
+    out.push(
+      `${label}: expected one replica in ${v.region("standby")}, found ${replicas.map((r) => r.regionName).join(", ") || "none"}`,
+    );
   }
   const strong = replicas.some((r) => r.consistencyMode === "STRONG");
   if (mode === "STRONG" && !strong) out.push(`${label}: the replica is not STRONG (MRSC)`);
@@ -410,20 +460,25 @@ export const claimTables: Invariant = {
     const ttlOn = (t: CapturedResource) => obj(t.inputs.ttl).enabled === true;
     if (v.expected.claimMode === "mrsc") {
       if (primary.table !== standby.table) out.push("mrsc: the Regions use different claim tables");
-      if (v.regionOf(primary.table) !== v.region("primary")) out.push("mrsc: the claim table is not in the primary Region");
+      if (v.regionOf(primary.table) !== v.region("primary"))
+        out.push("mrsc: the claim table is not in the primary Region");
       out.push(...replicaProblems("mrsc claims", primary.table, v, "STRONG"));
       if (witness(primary.table) !== v.expected.regions.witness) {
-        out.push(`mrsc: the claim table's witness is ${witness(primary.table) ?? "missing"}, expected ${v.expected.regions.witness}`);
+        out.push(
+          `mrsc: the claim table's witness is ${witness(primary.table) ?? "missing"}, expected ${v.expected.regions.witness}`,
+        );
       }
       if (ttlOn(primary.table)) out.push("mrsc: the claim table has TTL on (MRSC tables have no TTL)");
     } else {
       if (primary.table === standby.table) out.push("home: both Regions use one claim table");
       for (const [role, t] of [["primary", primary.table] as const, ["standby", standby.table] as const]) {
-        if (v.regionOf(t) !== v.region(role)) out.push(`home: the ${role} claim table is in ${v.regionOf(t)}`);
+        if (v.regionOf(t) !== v.region(role))
+          out.push(`home: the ${role} claim table is in ${v.regionOf(t)}`);
         if (arr(t.inputs.replicas).length > 0) out.push(`home: the ${role} claim table has replicas`);
         if (witness(t)) out.push(`home: the ${role} claim table has a witness`);
         const ttl = obj(t.inputs.ttl);
-        if (ttl.attributeName !== "expiration" || ttl.enabled !== true) out.push(`home: the ${role} claim table has no TTL on expiration`);
+        if (ttl.attributeName !== "expiration" || ttl.enabled !== true)
+          out.push(`home: the ${role} claim table has no TTL on expiration`);
       }
     }
     for (const t of v.ofType("aws:dynamodb/table:Table")) {
@@ -453,7 +508,9 @@ export const apiRoutes: Invariant = {
         continue;
       }
       const api = apis[0] as CapturedResource;
-      const authorizers = v.ofType("aws:apigatewayv2/authorizer:Authorizer").filter((a) => a.inputs.apiId === api.id);
+      const authorizers = v
+        .ofType("aws:apigatewayv2/authorizer:Authorizer")
+        .filter((a) => a.inputs.apiId === api.id);
       const jwt = authorizers.find((a) => a.inputs.authorizerType === "JWT");
       if (!jwt) {
         out.push(`${role}: the API has no JWT authorizer`);
@@ -472,11 +529,13 @@ export const apiRoutes: Invariant = {
       const want = byTrigger("http")
         .map((h) => (h.trigger.kind === "http" ? h.trigger.route : ""))
         .sort();
-      if (JSON.stringify(keys) !== JSON.stringify(want)) out.push(`${role}: routes are ${keys.join(", ")}; expected ${want.join(", ")}`);
+      if (JSON.stringify(keys) !== JSON.stringify(want))
+        out.push(`${role}: routes are ${keys.join(", ")}; expected ${want.join(", ")}`);
       for (const r of apiRoutes) {
         const key = String(r.inputs.routeKey);
         const open = (CONTRACT.unauthenticatedRoutes as readonly string[]).includes(key);
-        if (open && r.inputs.authorizationType !== "NONE") out.push(`${role}: ${key} is not open to the PSP (it signs with HMAC)`);
+        if (open && r.inputs.authorizationType !== "NONE")
+          out.push(`${role}: ${key} is not open to the PSP (it signs with HMAC)`);
         if (!open && (r.inputs.authorizationType !== "JWT" || !jwt || r.inputs.authorizerId !== jwt.id)) {
           out.push(`${role}: ${key} is not behind the JWT authorizer (${r.inputs.authorizationType})`);
         }
@@ -486,7 +545,9 @@ export const apiRoutes: Invariant = {
         const target = v.byArn(str(integration?.inputs.integrationUri));
         const h = handlers.find((x) => x.trigger.kind === "http" && x.trigger.route === key);
         if (!h || target?.inputs.handler !== h.handler || v.regionOf(target) !== v.region(role)) {
-          out.push(`${role}: ${key} does not invoke ${h?.handler ?? "a manifest handler"} in ${v.region(role)}`);
+          out.push(
+            `${role}: ${key} does not invoke ${h?.handler ?? "a manifest handler"} in ${v.region(role)}`,
+          );
         }
       }
     }
@@ -509,7 +570,8 @@ export const schedules: Invariant = {
           continue;
         }
         const s = found[0] as CapturedResource;
-        if (s.inputs.scheduleExpression !== rate) out.push(`${role}: ${id} runs on ${s.inputs.scheduleExpression}, expected ${rate}`);
+        if (s.inputs.scheduleExpression !== rate)
+          out.push(`${role}: ${id} runs on ${s.inputs.scheduleExpression}, expected ${rate}`);
         if (s.inputs.state !== "ENABLED") out.push(`${role}: the ${id} schedule is ${s.inputs.state}`);
         if (v.regionOf(s) !== v.region(role)) out.push(`${role}: the ${id} schedule is in ${v.regionOf(s)}`);
       }
@@ -524,9 +586,9 @@ export const permissions: Invariant = {
   check(v) {
     const out: string[] = [];
     const claimArns = ROLES.map((r) => v.tableIn(r, "CLAIM_TABLE").arn).filter((a): a is string => !!a);
-    const queueArns = ROLES.map((r) => str(v.queueByUrl(v.regionEnv(r, "EVENTS_QUEUE_URL"))?.state.arn)).filter(
-      (a): a is string => !!a,
-    );
+    const queueArns = ROLES.map((r) =>
+      str(v.queueByUrl(v.regionEnv(r, "EVENTS_QUEUE_URL"))?.state.arn),
+    ).filter((a): a is string => !!a);
     const senders = new Set(handlers.filter((h) => h.access.sendEvents).map((h) => h.id));
     for (const role of ROLES) {
       const region = v.region(role);
@@ -554,7 +616,8 @@ export const permissions: Invariant = {
         if (h.trigger.kind === "events-queue") {
           for (const arn of claimArns) {
             for (const action of TABLE_WRITES) {
-              if (v.can(f, action, arn)) out.push(`${role}: the worker may ${action} on the claim table ${arn}`);
+              if (v.can(f, action, arn))
+                out.push(`${role}: the worker may ${action} on the claim table ${arn}`);
             }
           }
           for (const action of ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:ChangeMessageVisibility"]) {
@@ -563,14 +626,22 @@ export const permissions: Invariant = {
         }
         for (const arn of queueArns) {
           const may = v.can(f, "sqs:SendMessage", arn);
-          if (may && h.trigger.kind === "http") out.push(`${role}: API handler ${h.id} may send to the events queue ${arn}`);
-          else if (may && !senders.has(h.id)) out.push(`${role}: ${h.id} may send to the events queue ${arn}`);
+          if (may && h.trigger.kind === "http")
+            out.push(`${role}: API handler ${h.id} may send to the events queue ${arn}`);
+          else if (may && !senders.has(h.id))
+            out.push(`${role}: ${h.id} may send to the events queue ${arn}`);
         }
-        if (senders.has(h.id) && !v.can(f, "sqs:SendMessage", ownQueue)) out.push(`${role}: ${h.id} may not send to its events queue`);
+        if (senders.has(h.id) && !v.can(f, "sqs:SendMessage", ownQueue))
+          out.push(`${role}: ${h.id} may not send to its events queue`);
         if (h.access.readLedgerStream) {
           const stream = v.tableIn(role, "LEDGER_TABLE").streamArn ?? "(none)";
-          for (const action of ["dynamodb:GetRecords", "dynamodb:GetShardIterator", "dynamodb:DescribeStream"]) {
-            if (!v.can(f, action, stream)) out.push(`${role}: the relay may not ${action} on its ledger stream`);
+          for (const action of [
+            "dynamodb:GetRecords",
+            "dynamodb:GetShardIterator",
+            "dynamodb:DescribeStream",
+          ]) {
+            if (!v.can(f, action, stream))
+              out.push(`${role}: the relay may not ${action} on its ledger stream`);
           }
         }
         // Table access matches what the manifest declares: read-only stays read-only, none stays none.
@@ -583,7 +654,8 @@ export const permissions: Invariant = {
           const declared = h.access[key];
           const reads = TABLE_READS.every((a) => v.can(f, a, arn));
           const writes = TABLE_WRITES.some((a) => v.can(f, a, arn));
-          if (writes && declared !== "write") out.push(`${role}: ${h.id} may write the ${key} table (declared ${declared ?? "none"})`);
+          if (writes && declared !== "write")
+            out.push(`${role}: ${h.id} may write the ${key} table (declared ${declared ?? "none"})`);
           if (!writes && declared === "write") out.push(`${role}: ${h.id} may not write the ${key} table`);
           if (!reads && declared) out.push(`${role}: ${h.id} may not read the ${key} table`);
           if (reads && !declared) out.push(`${role}: ${h.id} may read the ${key} table (declared none)`);
@@ -620,7 +692,8 @@ export const pushAndEmail: Invariant = {
       if (JSON.stringify(platforms) !== JSON.stringify([apns, "GCM"].sort())) {
         out.push(`${role}: push platforms are ${platforms.join(", ")}, expected ${apns} and GCM`);
       }
-      for (const a of apps) if (!a.inputs.platformCredential) out.push(`${role}: ${a.name} has no credential`);
+      for (const a of apps)
+        if (!a.inputs.platformCredential) out.push(`${role}: ${a.name} has no credential`);
       const identities = v
         .ofType("aws:sesv2/emailIdentity:EmailIdentity")
         .filter((i) => v.regionOf(i) === v.region(role) && i.inputs.emailIdentity === v.expected.emailSender);
@@ -636,17 +709,20 @@ export const protection: Invariant = {
   check(v) {
     const out: string[] = [];
     const prod = v.expected.production;
-    if (v.capture.app.removal !== (prod ? "retain" : "remove")) out.push(`removal is ${v.capture.app.removal}`);
+    if (v.capture.app.removal !== (prod ? "retain" : "remove"))
+      out.push(`removal is ${v.capture.app.removal}`);
     if (v.capture.app.protect !== prod) out.push(`protect is ${v.capture.app.protect}`);
     for (const t of v.ofType("aws:dynamodb/table:Table")) {
       if ((t.inputs.deletionProtectionEnabled === true) !== prod) {
         out.push(`${t.name}: deletion protection is ${t.inputs.deletionProtectionEnabled}`);
       }
       for (const r of arr(t.inputs.replicas).map(obj)) {
-        if ((r.deletionProtectionEnabled === true) !== prod) out.push(`${t.name}: replica deletion protection is ${r.deletionProtectionEnabled}`);
+        if ((r.deletionProtectionEnabled === true) !== prod)
+          out.push(`${t.name}: replica deletion protection is ${r.deletionProtectionEnabled}`);
       }
       if (prod && t.opts.retainOnDelete !== true) out.push(`${t.name}: not retained on delete`);
-      if (!prod && t.opts.retainOnDelete === true) out.push(`${t.name}: retained on delete outside production`);
+      if (!prod && t.opts.retainOnDelete === true)
+        out.push(`${t.name}: retained on delete outside production`);
     }
     return out;
   },

@@ -36,7 +36,9 @@ export interface PulumiApi {
   runtime: {
     setMocks(
       mocks: {
-        newResource(args: MockResourceArgs): Promise<{ id: string | undefined; state: Record<string, unknown> }>;
+        newResource(
+          args: MockResourceArgs,
+        ): Promise<{ id: string | undefined; state: Record<string, unknown> }>;
         call(args: MockCallArgs): Promise<Record<string, unknown>>;
       },
       project?: string,
@@ -50,7 +52,10 @@ export interface PulumiApi {
 }
 
 /** Runs `program` (SST's `run(mod.run)`, given a hook to call once SST registered its transformations). */
-export async function drive(pulumi: PulumiApi, program: (beforeRun: () => void) => Promise<unknown>): Promise<void> {
+export async function drive(
+  pulumi: PulumiApi,
+  program: (beforeRun: () => void) => Promise<unknown>,
+): Promise<void> {
   const out = process.env.SST_MOCKS_OUT;
   if (!out) throw new Error("SST_MOCKS_OUT is not set");
   const app = JSON.parse(process.env.SST_MOCKS_APP ?? "{}") as Capture["app"];
@@ -85,7 +90,9 @@ export async function drive(pulumi: PulumiApi, program: (beforeRun: () => void) 
           if (args.type.startsWith("pulumi:providers:")) {
             providerRegions.set(args.name, String(args.inputs.region ?? defaultRegion));
           }
-          const state = custom ? mockState(args.type, args.name, id, args.inputs, regionOf(args.provider, args.inputs)) : {};
+          const state = custom
+            ? mockState(args.type, args.name, id, args.inputs, regionOf(args.provider, args.inputs))
+            : {};
           capture.resources.push({
             type: args.type,
             name: args.name,
@@ -205,7 +212,8 @@ function mockState(
   switch (type) {
     case "aws:dynamodb/table:Table": {
       const tableArn = (r: string) => `arn:aws:dynamodb:${r}:${MOCK_ACCOUNT}:table/${physical}`;
-      const streamArn = (r: string) => (inputs.streamEnabled ? `${tableArn(r)}/stream/2025-01-01T00:00:00.000` : undefined);
+      const streamArn = (r: string) =>
+        inputs.streamEnabled ? `${tableArn(r)}/stream/2025-01-01T00:00:00.000` : undefined;
       Object.assign(state, { name: physical, arn: tableArn(region), streamArn: streamArn(region) });
       const replicas = Array.isArray(inputs.replicas) ? (inputs.replicas as Record<string, unknown>[]) : [];
       state.replicas = replicas.map((r) => ({
@@ -271,11 +279,22 @@ function mockState(
 function mockCall(args: MockCallArgs, region: string, capture: Capture): Record<string, unknown> {
   switch (args.token) {
     case "aws:index/getRegion:getRegion":
-      return { id: region, name: region, region, endpoint: `ec2.${region}.amazonaws.com`, description: region };
+      return {
+        id: region,
+        name: region,
+        region,
+        endpoint: `ec2.${region}.amazonaws.com`,
+        description: region,
+      };
     case "aws:index/getPartition:getPartition":
       return { id: "aws", partition: "aws", dnsSuffix: "amazonaws.com", reverseDnsPrefix: "com.amazonaws" };
     case "aws:index/getCallerIdentity:getCallerIdentity":
-      return { id: MOCK_ACCOUNT, accountId: MOCK_ACCOUNT, arn: `arn:aws:iam::${MOCK_ACCOUNT}:user/mock`, userId: "MOCK" };
+      return {
+        id: MOCK_ACCOUNT,
+        accountId: MOCK_ACCOUNT,
+        arn: `arn:aws:iam::${MOCK_ACCOUNT}:user/mock`,
+        userId: "MOCK",
+      };
     case "aws:iam/getPolicyDocument:getPolicyDocument": {
       const json = JSON.stringify(policyDocument(args.inputs));
       return { ...args.inputs, id: "policy", json, minifiedJson: json };

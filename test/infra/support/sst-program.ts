@@ -37,7 +37,17 @@ const CLI_BANNER = [
   `const __dirname = topLevelFileUrlToPath(new topLevelURL(".", import.meta.url))`,
 ].join("\n");
 
-const CLI_EXTERNALS = ["@pulumi/*", "undici", "@pulumiverse/*", "@sst-provider/*", "@aws-sdk/*", "esbuild", "archiver", "glob", "vite"];
+const CLI_EXTERNALS = [
+  "@pulumi/*",
+  "undici",
+  "@pulumiverse/*",
+  "@sst-provider/*",
+  "@aws-sdk/*",
+  "esbuild",
+  "archiver",
+  "glob",
+  "vite",
+];
 
 /** Like the CLI, prepends the provider globals (`aws`, `sst`) to every source file outside .sst/. */
 const injectGlobals: Plugin = {
@@ -130,7 +140,13 @@ export async function runScenario(bundles: ProgramBundles, scenario: Scenario): 
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const out = join(work, "capture.json");
-  const sstApp = { ...app, providers, stage: scenario.stage, removal: app.removal ?? "retain", protect: !!app.protect };
+  const sstApp = {
+    ...app,
+    providers,
+    stage: scenario.stage,
+    removal: app.removal ?? "retain",
+    protect: !!app.protect,
+  };
   const sstCli = {
     command: "deploy",
     dev: false,
@@ -161,7 +177,14 @@ function cleanEnv(): Record<string, string> {
     if (v === undefined || /^(AWS_|SST_|PULUMI_)/.test(k)) continue;
     env[k] = v;
   }
-  for (const k of ["PRIMARY_REGION", "STANDBY_REGION", "WITNESS_REGION", "CLAIM_MODE", "JWT_ISSUER", "JWT_AUDIENCE"]) {
+  for (const k of [
+    "PRIMARY_REGION",
+    "STANDBY_REGION",
+    "WITNESS_REGION",
+    "CLAIM_MODE",
+    "JWT_ISSUER",
+    "JWT_AUDIENCE",
+  ]) {
     delete env[k];
   }
   for (const k of ["EMAIL_SENDER", "APNS_PLATFORM"]) delete env[k];

@@ -30,5 +30,10 @@ export function resetClock(): void {
 /** A clock whose time a test sets by hand. */
 export function manualClock(startMs = Date.now()): Clock & { advance(ms: number): void } {
   let t = startMs;
-  return { now: () => t, advance: (ms) => void (t += ms) };
+  return {
+    now: () => t,
+    advance: (ms) => {
+      t += ms;
+    },
+  };
 }

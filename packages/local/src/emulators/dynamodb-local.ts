@@ -23,7 +23,8 @@ export function checkJava(): void {
   if (r.error) throw new Error("Java 17+ not found: install openjdk-17-jdk-headless");
   const out = `${r.stderr}${r.stdout}`;
   const major = Number(/version "(\d+)/.exec(out)?.[1] ?? 0);
-  if (major < 17) throw new Error(`Java 17+ needed, found "${out.split("\n")[0]}": install openjdk-17-jdk-headless`);
+  if (major < 17)
+    throw new Error(`Java 17+ needed, found "${out.split("\n")[0]}": install openjdk-17-jdk-headless`);
 }
 
 /** Starts DynamoDB Local in memory on 127.0.0.1:port; each access key + Region pair is its own database. */

@@ -45,7 +45,8 @@ export async function spawnService(opts: SpawnServiceOptions): Promise<ManagedPr
   child.stderr?.on("data", keep);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const spawnError = new Promise<Error>((resolve) => child.once("error", resolve));
-  if (child.pid === undefined) throw new Error(`${opts.name}: could not start ${opts.command}: ${await spawnError}`);
+  if (child.pid === undefined)
+    throw new Error(`${opts.name}: could not start ${opts.command}: ${await spawnError}`);
   const proc: ManagedProcess = {
     name: opts.name,
     pid: child.pid,
@@ -54,7 +55,11 @@ export async function spawnService(opts: SpawnServiceOptions): Promise<ManagedPr
   };
   live.add(proc);
   try {
-    await waitReady({ ...opts, ready: async () => lines.some((l) => l.includes(opts.readyLine)) && opts.ready() }, exited, spawnError);
+    await waitReady(
+      { ...opts, ready: async () => lines.some((l) => l.includes(opts.readyLine)) && opts.ready() },
+      exited,
+      spawnError,
+    );
   } catch (err) {
     await proc.stop();
     throw new Error(`${(err as Error).message}\n--- ${opts.name} output ---\n${proc.output()}`);

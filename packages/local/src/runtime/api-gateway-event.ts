@@ -63,7 +63,9 @@ export function toApiGatewayEvent(r: FrontRequest): APIGatewayProxyEventV2WithJW
 }
 
 // API Gateway hands JWT claims to Lambda as strings and numbers; nested values become JSON text.
-function stringifyClaims(claims: JWTPayload | undefined): Record<string, string | number | boolean | string[]> {
+function stringifyClaims(
+  claims: JWTPayload | undefined,
+): Record<string, string | number | boolean | string[]> {
   const out: Record<string, string | number | boolean | string[]> = {};
   for (const [k, v] of Object.entries(claims ?? {})) {
     if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") out[k] = v;

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { APIGatewayProxyResultV2, Context } from "aws-lambda";
 import { clock } from "@eo/core";
+import type { APIGatewayProxyResultV2, Context } from "aws-lambda";
 import { toApiGatewayEvent } from "./api-gateway-event";
 import { verifyBearer } from "./jwt";
 import { lambdaContext } from "./lambda-context";
@@ -33,7 +33,8 @@ export async function startHttpFront(port: number, routes: Route[], local: Local
   const server = createServer((req, res) => {
     const timeEpoch = clock.now();
     serve(req, res, timeEpoch, compiled, local).catch((err) => {
-      if (!res.headersSent) send(res, 500, problem(500, "Internal Server Error", String(err?.message ?? err)));
+      if (!res.headersSent)
+        send(res, 500, problem(500, "Internal Server Error", String(err?.message ?? err)));
       else res.end();
     });
   });
@@ -65,7 +66,15 @@ async function serve(
   const claims = match.route.auth ? await verifyBearer(req.headers.authorization) : undefined;
   if (match.route.auth && !claims) return send(res, 401, { message: "Unauthorized" });
   const routeKey = `${match.route.method} ${match.route.path}`;
-  const event = toApiGatewayEvent({ req, url, body, routeKey, pathParameters: match.params, claims, timeEpoch });
+  const event = toApiGatewayEvent({
+    req,
+    url,
+    body,
+    routeKey,
+    pathParameters: match.params,
+    claims,
+    timeEpoch,
+  });
   const handler = await match.route.load();
   const result = await handler(event, lambdaContext(match.route.functionName, API_TIMEOUT_MS));
   render(res, result);
@@ -99,7 +108,8 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 // API Gateway's payload-v2.0 rules: a bare value is a 200 JSON body; a structured one is used as is.
 function render(res: ServerResponse, result: APIGatewayProxyResultV2): void {
   if (typeof result !== "object" || result === null || !("statusCode" in result)) {
-    return send(res, 200, result);
+    send(res, 200, result);
+    return;
   }
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);

@@ -1,6 +1,6 @@
 import {
-  type CreateTableCommandInput,
   CreateTableCommand,
+  type CreateTableCommandInput,
   DynamoDBClient,
   UpdateTimeToLiveCommand,
 } from "@aws-sdk/client-dynamodb";
@@ -83,7 +83,9 @@ export async function createTables(endpoint: string, r: RegionResources): Promis
 /** Creates one Region's FIFO queue, its FIFO DLQ with the redrive policy, and the relay's failure queue. */
 export async function createQueues(endpoint: string, r: RegionResources): Promise<QueueUrls> {
   const sqs = new SQSClient({ endpoint, region: r.region, credentials: LOCAL_CREDENTIALS });
-  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: r.eventsDlq, Attributes: { FifoQueue: "true" } }));
+  const dlq = await sqs.send(
+    new CreateQueueCommand({ QueueName: r.eventsDlq, Attributes: { FifoQueue: "true" } }),
+  );
   const dlqArn = await sqs.send(
     new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ["QueueArn"] }),
   );
@@ -102,7 +104,11 @@ export async function createQueues(endpoint: string, r: RegionResources): Promis
   );
   const failures = await sqs.send(new CreateQueueCommand({ QueueName: r.relayFailuresQueue }));
   sqs.destroy();
-  return { events: must(events.QueueUrl), eventsDlq: must(dlq.QueueUrl), relayFailures: must(failures.QueueUrl) };
+  return {
+    events: must(events.QueueUrl),
+    eventsDlq: must(dlq.QueueUrl),
+    relayFailures: must(failures.QueueUrl),
+  };
 }
 
 function must(url: string | undefined): string {

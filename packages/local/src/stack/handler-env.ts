@@ -1,5 +1,5 @@
-import type { Emulators } from "./start-emulators";
 import { LOCAL_CREDENTIALS } from "./regions";
+import type { Emulators } from "./start-emulators";
 
 /**
  * The environment the primary Region's handlers read, as the SST stacks set it in AWS, plus the

@@ -11,7 +11,11 @@ export interface LocalRouteSources {
   runJob: (name: string) => Promise<unknown>;
   jobNames: () => string[];
   /** Extra inspection routes (devices, merchants) added by the async half. */
-  extra?: Array<{ method: string; pattern: RegExp; answer: (m: RegExpExecArray, url: URL) => Promise<LocalAnswer> }>;
+  extra?: Array<{
+    method: string;
+    pattern: RegExp;
+    answer: (m: RegExpExecArray, url: URL) => Promise<LocalAnswer>;
+  }>;
 }
 
 /** The contract's `/_local` inspection and fault API; it exists only in the local stack. */
@@ -61,13 +65,17 @@ function armFaults(body: Buffer): LocalAnswer {
 
 function moveClock(body: Buffer): LocalAnswer {
   const advance = Number((json(body) as { advance_s?: unknown }).advance_s);
-  if (!Number.isFinite(advance) || advance < 0) throw new Error('advance_s must be a non-negative number, e.g. {"advance_s": 7200}');
+  if (!Number.isFinite(advance) || advance < 0)
+    throw new Error('advance_s must be a non-negative number, e.g. {"advance_s": 7200}');
   return { status: 200, body: { now: advanceClock(advance * 1000) } };
 }
 
 async function runJob(src: LocalRouteSources, name: string): Promise<LocalAnswer> {
   if (!src.jobNames().includes(name)) {
-    return { status: 404, body: problem(404, "Not Found", `no job ${name}; jobs: ${src.jobNames().join(", ")}`) };
+    return {
+      status: 404,
+      body: problem(404, "Not Found", `no job ${name}; jobs: ${src.jobNames().join(", ")}`),
+    };
   }
   return { status: 200, body: { job: name, result: await src.runJob(name) } };
 }

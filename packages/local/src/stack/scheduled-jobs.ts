@@ -11,7 +11,10 @@ export interface JobRunner {
 }
 
 /** Schedules the resolver and the sweeps on the same handler modules that Lambda runs. */
-export function scheduledJobs(opts: { resolverEveryMs: number }, more: Record<string, ScheduledJob> = {}): JobRunner {
+export function scheduledJobs(
+  opts: { resolverEveryMs: number },
+  more: Record<string, ScheduledJob> = {},
+): JobRunner {
   const scheduler = startScheduler({
     ...more,
     resolver: {

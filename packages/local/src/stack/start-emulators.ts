@@ -1,5 +1,5 @@
-import { resolvePort } from "../emulators/free-port";
 import { startDynamoDbLocal } from "../emulators/dynamodb-local";
+import { resolvePort } from "../emulators/free-port";
 import type { ManagedProcess } from "../emulators/managed-process";
 import { startFauxqs, startSesLocal } from "../emulators/node-services";
 import { createQueues, createTables, type QueueUrls } from "./create-resources";
@@ -15,7 +15,10 @@ export interface EmulatorPorts {
 export interface Emulators {
   endpoints: { dynamodb: string; sqs: string; ses: string };
   processes: ManagedProcess[];
-  regions: { primary: RegionResources & { queues: QueueUrls }; standby: RegionResources & { queues: QueueUrls } };
+  regions: {
+    primary: RegionResources & { queues: QueueUrls };
+    standby: RegionResources & { queues: QueueUrls };
+  };
   stop(): Promise<void>;
 }
 

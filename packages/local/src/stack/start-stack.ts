@@ -1,15 +1,15 @@
 import type { Server } from "node:http";
 import { clearFaults, resetClock } from "@eo/core";
-import { startFakePsp, type FakePsp } from "@eo/psp";
+import { type FakePsp, type FakePspOptions, startFakePsp } from "@eo/psp";
 import { resolvePort } from "../emulators/free-port";
 import { isAlive } from "../emulators/managed-process";
 import { startHttpFront } from "../runtime/http-front";
 import { apiRoutes } from "./api-routes";
+import { type AsyncHalf, startAsyncHalf } from "./async-half";
 import { primaryHandlerEnv } from "./handler-env";
 import { localRoutes } from "./local-routes";
-import { startEmulators, type Emulators, type EmulatorPorts } from "./start-emulators";
-import { scheduledJobs, type JobRunner } from "./scheduled-jobs";
-import { startAsyncHalf } from "./async-half";
+import { type JobRunner, scheduledJobs } from "./scheduled-jobs";
+import { type EmulatorPorts, type Emulators, startEmulators } from "./start-emulators";
 
 export interface StackOptions {
   /** Ports; 0 or absent picks a free one (tests). `npm start` passes the contract's defaults. */
@@ -18,6 +18,10 @@ export interface StackOptions {
   resolverEveryMs?: number;
   sweepsEveryMs?: number;
   webhookRetryBaseMs?: number;
+  /** Overrides for the fake PSP, e.g. higher rate limits for a benchmark. */
+  psp?: Pick<FakePspOptions, "rateLimits">;
+  /** Whether to start the relay, worker and push provider (on by default; a benchmark of the API turns it off). */
+  asyncHalf?: boolean;
 }
 
 /** The whole local stack, both Regions, on 127.0.0.1. */
@@ -56,10 +60,11 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
       webhookUrl: `${apiUrl}/webhooks/psp`,
       webhookSecret: process.env.PSP_WEBHOOK_SECRET ?? "whsec_local",
       webhookRetry: { baseMs: opts.webhookRetryBaseMs ?? 500, maxMs: 30_000, maxAttempts: 50 },
+      ...opts.psp,
     });
     stops.push(() => psp.stop());
     Object.assign(process.env, primaryHandlerEnv(emulators, psp.url));
-    const asyncHalf = await startAsyncHalf({
+    const asyncHalf = await (opts.asyncHalf === false ? noAsyncHalf() : startAsyncHalf)({
       emulators,
       apiUrl,
       applyEnv: (env) => void Object.assign(process.env, env),
@@ -69,7 +74,9 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     const jobs = scheduledJobs({ resolverEveryMs: opts.resolverEveryMs ?? 60_000 }, asyncHalf.jobs);
     stops.push(() => jobs.stop());
     const health = async () => {
-      const services: Record<string, boolean> = Object.fromEntries(emulators.processes.map((p) => [p.name, isAlive(p.pid)]));
+      const services: Record<string, boolean> = Object.fromEntries(
+        emulators.processes.map((p) => [p.name, isAlive(p.pid)]),
+      );
       Object.assign(services, asyncHalf.healthy());
       const pids = Object.fromEntries(emulators.processes.map((p) => [p.name, p.pid]));
       return { ok: Object.values(services).every(Boolean), services, pids };
@@ -89,6 +96,16 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     await stop();
     throw err;
   }
+}
+
+function noAsyncHalf() {
+  return async (): Promise<AsyncHalf> => ({
+    routes: [],
+    localRoutes: [],
+    jobs: {},
+    healthy: () => ({}),
+    stop: async () => undefined,
+  });
 }
 
 function closeServer(server: Server): Promise<void> {
