@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationCodes, isConditionFailure } from "../aws/document-client";
-import { canMove, SWEPT_STATES, type PaymentState } from "../payment/payment-state";
+import { canMove, type PaymentState, SWEPT_STATES } from "../payment/payment-state";
 import { journalAndOutbox } from "./journal-and-outbox";
 import {
   type LocatorRow,
@@ -34,7 +34,13 @@ export class DynamoLedger implements LedgerPort {
       await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
-            { Put: this.putIfAbsent({ ...paymentKey(row.payment_id), ...row, ...sweepIndexKey("PENDING", row.updated_at) }) },
+            {
+              Put: this.putIfAbsent({
+                ...paymentKey(row.payment_id),
+                ...row,
+                ...sweepIndexKey("PENDING", row.updated_at),
+              }),
+            },
             { Put: this.putIfAbsent({ ...locatorKey(row.caller, row.client_key), ...locator }) },
           ],
         }),
@@ -58,7 +64,9 @@ export class DynamoLedger implements LedgerPort {
   }
 
   async getPayment(paymentId: string): Promise<PaymentRow | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: paymentKey(paymentId), ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: paymentKey(paymentId), ConsistentRead: true }),
+    );
     return out.Item as PaymentRow | undefined;
   }
 
@@ -70,7 +78,7 @@ export class DynamoLedger implements LedgerPort {
   }
 
   async move(m: Move): Promise<MoveResult> {
-    const current = await this.getPayment(m.paymentId);
+    const current = m.expected ?? (await this.getPayment(m.paymentId));
     if (!current) return { moved: false };
     if (!canMove(current.state, m.to)) return { moved: false, row: current };
     const next: PaymentRow = { ...current, ...m.set, state: m.to, updated_at: m.now };
@@ -102,7 +110,11 @@ export class DynamoLedger implements LedgerPort {
   // compare-and-set that also keeps the sparse index in step with the state.
   private moveItems(from: PaymentState, next: PaymentRow, m: Move) {
     const swept = SWEPT_STATES.includes(next.state);
-    const item = { ...paymentKey(next.payment_id), ...next, ...(swept ? sweepIndexKey(next.state, m.now) : {}) };
+    const item = {
+      ...paymentKey(next.payment_id),
+      ...next,
+      ...(swept ? sweepIndexKey(next.state, m.now) : {}),
+    };
     const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]> = [
       {
         Put: {
@@ -114,7 +126,8 @@ export class DynamoLedger implements LedgerPort {
         },
       },
     ];
-    if (next.state === "SUCCEEDED") items.push(...journalAndOutbox(this.table, next, m.now).map((Put) => ({ Put })));
+    if (next.state === "SUCCEEDED")
+      items.push(...journalAndOutbox(this.table, next, m.now).map((Put) => ({ Put })));
     if (m.inboxEventId) {
       const inbox = { ...webhookInboxKey(m.inboxEventId), payment_id: next.payment_id, at: m.now };
       items.push({ Put: this.putIfAbsent(inbox) });

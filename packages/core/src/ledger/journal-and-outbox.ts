@@ -1,5 +1,12 @@
 import { eventIdOf } from "../ids/derive-ids";
-import { OUTBOX_INDEX_PK, type OutboxItem, outboxKey, type PaymentRow, padTime, paymentKey } from "./ledger-items";
+import {
+  OUTBOX_INDEX_PK,
+  type OutboxItem,
+  outboxKey,
+  type PaymentRow,
+  padTime,
+  paymentKey,
+} from "./ledger-items";
 
 /**
  * The balanced double entry for a captured charge (clearing debited, merchant payable credited) and

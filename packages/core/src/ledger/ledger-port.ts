@@ -12,19 +12,27 @@ export interface Move {
   paymentId: string;
   to: PaymentState;
   set?: Partial<Pick<PaymentRow, "psp_charge" | "psp_refund" | "decline_code">>;
+  /** The row as the caller last read it, to save a read; the compare-and-set still checks its state. */
+  expected?: PaymentRow;
   /** An inbox item to write in the same transaction (the webhook's event id). */
   inboxEventId?: string;
   now: number;
 }
 
-export type MoveResult = { moved: true; row: PaymentRow } | { moved: false; row?: PaymentRow; duplicate?: boolean };
+export type MoveResult =
+  | { moved: true; row: PaymentRow }
+  | { moved: false; row?: PaymentRow; duplicate?: boolean };
 
 /** The ledger: the payment rows, their locators (the durable guard), journal and outbox. */
 export interface LedgerPort {
   /** Writes the payment row and its locator in one transaction, only if neither exists. */
   insertPending(row: PaymentRow): Promise<{ inserted: true } | ({ inserted: false } & GuardConflict)>;
   /** Writes a VOID locator tombstone only if the key has no locator yet. */
-  insertVoid(caller: string, key: string, now: number): Promise<{ inserted: true } | ({ inserted: false } & GuardConflict)>;
+  insertVoid(
+    caller: string,
+    key: string,
+    now: number,
+  ): Promise<{ inserted: true } | ({ inserted: false } & GuardConflict)>;
   getPayment(paymentId: string): Promise<PaymentRow | undefined>;
   getLocator(caller: string, key: string): Promise<LocatorRow | undefined>;
   /** Moves a payment by compare-and-set; the move to SUCCEEDED also writes the journal and the outbox item. */

@@ -3,8 +3,8 @@ import { documentClient, isConditionFailure } from "../aws/document-client";
 import { paymentIdFromPspKey } from "../ids/derive-ids";
 import { webhookInboxKey } from "../ledger/ledger-items";
 import type { Move } from "../ledger/ledger-port";
-import { Refusal } from "./payment-errors";
 import type { PaymentDeps } from "./payment-deps";
+import { Refusal } from "./payment-errors";
 
 /** A PSP webhook event as the contract describes it. */
 export interface PspEvent {
@@ -33,7 +33,10 @@ export function parsePspEvent(raw: string): PspEvent {
  * Applies a PSP event at most once: the inbox item keyed by the PSP's event id is written in the
  * same transaction as the allowed move; a late or repeated event is harmless (Part 5).
  */
-export async function applyPspEvent(deps: PaymentDeps, e: PspEvent): Promise<{ applied: boolean; duplicate: boolean }> {
+export async function applyPspEvent(
+  deps: PaymentDeps,
+  e: PspEvent,
+): Promise<{ applied: boolean; duplicate: boolean }> {
   const charge = e.data.charge;
   const paymentId = paymentIdFromPspKey(charge.idempotency_key ?? "") ?? charge.reference;
   const now = deps.clock.now();
@@ -51,7 +54,12 @@ export async function applyPspEvent(deps: PaymentDeps, e: PspEvent): Promise<{ a
   return { applied: false, duplicate: !(await rememberEvent(deps, e.id, paymentId, now)) };
 }
 
-async function rememberEvent(deps: PaymentDeps, eventId: string, paymentId: string, now: number): Promise<boolean> {
+async function rememberEvent(
+  deps: PaymentDeps,
+  eventId: string,
+  paymentId: string,
+  now: number,
+): Promise<boolean> {
   try {
     await documentClient().send(
       new PutCommand({

@@ -1,8 +1,8 @@
 import { refundKeyOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
 import type { PspReply } from "../psp/psp-port";
-import { Refusal } from "./payment-errors";
 import type { PaymentDeps } from "./payment-deps";
+import { Refusal } from "./payment-errors";
 import type { Rendered } from "./render-payment";
 
 /** How long a refund call may take inside one API request. */
@@ -24,13 +24,22 @@ export async function cancelPayment(deps: PaymentDeps, caller: string, paymentId
   if (row.state !== "REFUND_PENDING" && row.state !== "REFUND_UNKNOWN") {
     throw new Refusal("invalid-state", `only a SUCCEEDED payment can be cancelled; this one is ${row.state}`);
   }
-  const reply = await deps.psp.refund(refundKeyOf(paymentId), row.psp_charge ?? "", paymentId, REFUND_TIMEOUT_MS);
+  const reply = await deps.psp.refund(
+    refundKeyOf(paymentId),
+    row.psp_charge ?? "",
+    paymentId,
+    REFUND_TIMEOUT_MS,
+  );
   const settled = await settleRefund(deps, paymentId, reply);
   return settled.state === "REFUNDED" ? refunded(settled) : pending(settled);
 }
 
 /** Applies the PSP's answer to a refund; anything but a success leaves it REFUND_UNKNOWN for the resolver. */
-export async function settleRefund(deps: PaymentDeps, paymentId: string, reply: PspReply): Promise<PaymentRow> {
+export async function settleRefund(
+  deps: PaymentDeps,
+  paymentId: string,
+  reply: PspReply,
+): Promise<PaymentRow> {
   const now = deps.clock.now();
   const result =
     reply.kind === "done"

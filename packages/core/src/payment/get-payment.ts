@@ -1,9 +1,13 @@
-import { Refusal } from "./payment-errors";
 import type { PaymentDeps } from "./payment-deps";
+import { Refusal } from "./payment-errors";
 import { paymentView } from "./render-payment";
 
 /** Reads a payment for its owner; anyone else hears 404, never 403, so ids cannot be probed. */
-export async function getPayment(deps: PaymentDeps, caller: string, paymentId: string): Promise<Record<string, unknown>> {
+export async function getPayment(
+  deps: PaymentDeps,
+  caller: string,
+  paymentId: string,
+): Promise<Record<string, unknown>> {
   const row = /^pay_[0-9a-z]{1,64}$/.test(paymentId) ? await deps.ledger.getPayment(paymentId) : undefined;
   if (!row || row.caller !== caller) throw new Refusal("not-found", `no payment ${paymentId}`);
   return paymentView(row);

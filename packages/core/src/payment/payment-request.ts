@@ -26,8 +26,10 @@ const CURRENCIES = new Set(
 
 /** Checks the Idempotency-Key header against the contract's alphabet and length. */
 export function parseIdempotencyKey(raw: string | undefined): string {
-  if (raw === undefined || raw === "") throw new Refusal("bad-request", "the Idempotency-Key header is required");
-  if (raw.length > 255) throw new Refusal("bad-request", `Idempotency-Key is ${raw.length} characters; at most 255`);
+  if (raw === undefined || raw === "")
+    throw new Refusal("bad-request", "the Idempotency-Key header is required");
+  if (raw.length > 255)
+    throw new Refusal("bad-request", `Idempotency-Key is ${raw.length} characters; at most 255`);
   if (!KEY_RE.test(raw)) {
     throw new Refusal("bad-request", "Idempotency-Key may only hold A-Z a-z 0-9 - _ . : (no spaces)");
   }
@@ -60,14 +62,16 @@ export function parsePaymentBody(body: string | undefined): PaymentRequest {
 
 function text(o: Record<string, unknown>, field: string, max: number): string {
   const v = o[field];
-  if (typeof v !== "string" || v.length === 0) throw new Refusal("bad-request", `${field} must be a non-empty string`);
+  if (typeof v !== "string" || v.length === 0)
+    throw new Refusal("bad-request", `${field} must be a non-empty string`);
   if (v.length > max) throw new Refusal("bad-request", `${field} is longer than ${max} characters`);
   return v;
 }
 
 function merchant(o: Record<string, unknown>): string {
   const v = text(o, "merchant_id", 64);
-  if (!/^[A-Za-z0-9_-]+$/.test(v)) throw new Refusal("bad-request", "merchant_id may only hold A-Z a-z 0-9 _ -");
+  if (!/^[A-Za-z0-9_-]+$/.test(v))
+    throw new Refusal("bad-request", "merchant_id may only hold A-Z a-z 0-9 _ -");
   return v;
 }
 

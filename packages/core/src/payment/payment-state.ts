@@ -29,7 +29,12 @@ export function canMove(from: PaymentState, to: PaymentState): boolean {
 }
 
 /** States whose outcome is not yet known and that the resolver sweeps. */
-export const SWEPT_STATES: readonly PaymentState[] = ["PENDING", "UNKNOWN", "REFUND_PENDING", "REFUND_UNKNOWN"];
+export const SWEPT_STATES: readonly PaymentState[] = [
+  "PENDING",
+  "UNKNOWN",
+  "REFUND_PENDING",
+  "REFUND_UNKNOWN",
+];
 
 /** Whether the charge's outcome is settled (the refund states follow a settled charge). */
 export const isChargeFinal = (s: PaymentState): boolean => s !== "PENDING" && s !== "UNKNOWN";

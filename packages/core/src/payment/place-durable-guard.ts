@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { documentClient } from "../aws/document-client";
 import { type PaymentRow, paymentKey } from "../ledger/ledger-items";
-import { Refusal } from "./payment-errors";
 import type { PaymentDeps } from "./payment-deps";
+import { Refusal } from "./payment-errors";
 import type { ChargePayload } from "./take-payment";
 
 /**
@@ -26,12 +26,17 @@ export async function placeDurableGuard(
     created_at: now,
     updated_at: now,
   };
-  if (process.env.EO_TEST_UNSAFE_NO_DURABLE_GUARD === "1") return { row: await branchX(deps, row), existing: false };
+  if (process.env.EO_TEST_UNSAFE_NO_DURABLE_GUARD === "1")
+    return { row: await branchX(deps, row), existing: false };
   const r = await deps.ledger.insertPending(row);
   if (r.inserted) return { row, existing: false };
-  if (r.locator.state === "VOID") throw new Refusal("key-voided", "this key was voided by resolve; use a new key");
+  if (r.locator.state === "VOID")
+    throw new Refusal("key-voided", "this key was voided by resolve; use a new key");
   if (r.locator.fingerprint !== p.fingerprint) {
-    throw new Refusal("fingerprint-mismatch", "this Idempotency-Key was used with a different request; nothing ran");
+    throw new Refusal(
+      "fingerprint-mismatch",
+      "this Idempotency-Key was used with a different request; nothing ran",
+    );
   }
   if (!r.payment) throw new Error(`locator for ${p.payment_id} names no payment row`);
   return { row: r.payment, existing: true };
@@ -42,7 +47,10 @@ export async function placeDurableGuard(
 async function branchX(deps: PaymentDeps, row: PaymentRow): Promise<PaymentRow> {
   const unguarded = { ...row, payment_id: `pay_${randomUUID().replaceAll("-", "")}` };
   await documentClient().send(
-    new PutCommand({ TableName: deps.config.ledgerTable, Item: { ...paymentKey(unguarded.payment_id), ...unguarded } }),
+    new PutCommand({
+      TableName: deps.config.ledgerTable,
+      Item: { ...paymentKey(unguarded.payment_id), ...unguarded },
+    }),
   );
   return unguarded;
 }

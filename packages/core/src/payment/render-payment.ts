@@ -12,10 +12,17 @@ export interface Rendered {
 export const RETRY_AFTER_S = 2;
 
 /** Renders a payment row as the contract's answer to POST /payments. */
-export function renderPayment(row: PaymentRow): ClaimAnswer & { kind: "final" } | { kind: "pointer"; payment_id: string } {
-  if (row.state === "PENDING" || row.state === "UNKNOWN") return { kind: "pointer", payment_id: row.payment_id };
+export function renderPayment(
+  row: PaymentRow,
+): (ClaimAnswer & { kind: "final" }) | { kind: "pointer"; payment_id: string } {
+  if (row.state === "PENDING" || row.state === "UNKNOWN")
+    return { kind: "pointer", payment_id: row.payment_id };
   if (row.state === "FAILED") {
-    return { kind: "final", status: 402, body: { payment_id: row.payment_id, state: "FAILED", decline_code: row.decline_code } };
+    return {
+      kind: "final",
+      status: 402,
+      body: { payment_id: row.payment_id, state: "FAILED", decline_code: row.decline_code },
+    };
   }
   // The charge succeeded; later refund states do not change the answer to the charge request.
   return {
@@ -43,13 +50,31 @@ export function renderProcessing(paymentId: string): Rendered {
 }
 
 /** Turns a final answer into the HTTP answer, marking a repeat as replayed. */
-export function renderFinal(answer: { status: number; body: Record<string, unknown> }, replayed: boolean): Rendered {
-  return { status: answer.status, body: answer.body, headers: replayed ? { "idempotent-replayed": "true" } : {} };
+export function renderFinal(
+  answer: { status: number; body: Record<string, unknown> },
+  replayed: boolean,
+): Rendered {
+  return {
+    status: answer.status,
+    body: answer.body,
+    headers: replayed ? { "idempotent-replayed": "true" } : {},
+  };
 }
 
 /** The public view of a payment for GET /payments/{id}. */
 export function paymentView(row: PaymentRow): Record<string, unknown> {
-  const { payment_id, state, order_id, amount, currency, merchant_id, psp_charge, decline_code, created_at } = row;
+  const { payment_id, state, order_id, amount, currency, merchant_id, psp_charge, decline_code, created_at } =
+    row;
   const shown = state === "PENDING" || state === "UNKNOWN" ? "PROCESSING" : state;
-  return { payment_id, state: shown, order_id, amount, currency, merchant_id, psp_charge, decline_code, created_at };
+  return {
+    payment_id,
+    state: shown,
+    order_id,
+    amount,
+    currency,
+    merchant_id,
+    psp_charge,
+    decline_code,
+    created_at,
+  };
 }

@@ -17,7 +17,8 @@ export async function resolveKey(
   if (found) return found;
   const scope = scopeOf(caller, key);
   const inTheWay = await deps.claims.table.void(scope);
-  if (inTheWay && inTheWay.status !== "VOID") return { state: "PROCESSING", payment_id: paymentIdOf(caller, key) };
+  if (inTheWay && inTheWay.status !== "VOID")
+    return { state: "PROCESSING", payment_id: paymentIdOf(caller, key) };
   const tomb = await deps.ledger.insertVoid(caller, key, deps.clock.now());
   if (tomb.inserted || tomb.locator.state === "VOID") return { state: "VOID" };
   return tomb.payment ? stateOf(tomb.payment) : { state: "PROCESSING", payment_id: tomb.locator.payment_id };
@@ -39,6 +40,10 @@ async function lookUp(deps: PaymentDeps, caller: string, key: string) {
 
 function stateOf(row: PaymentRow): { state: ResolveState; payment_id: string } {
   const state: ResolveState =
-    row.state === "PENDING" || row.state === "UNKNOWN" ? "PROCESSING" : row.state === "FAILED" ? "FAILED" : "SUCCEEDED";
+    row.state === "PENDING" || row.state === "UNKNOWN"
+      ? "PROCESSING"
+      : row.state === "FAILED"
+        ? "FAILED"
+        : "SUCCEEDED";
   return { state, payment_id: row.payment_id };
 }

@@ -7,14 +7,19 @@ import type { PaymentDeps } from "./payment-deps";
  * moves PENDING to UNKNOWN, never to FAILED. If someone else (webhook, resolver) moved the row
  * first, the row as they left it is the answer.
  */
-export async function settleCharge(deps: PaymentDeps, paymentId: string, reply: PspReply): Promise<PaymentRow> {
+export async function settleCharge(
+  deps: PaymentDeps,
+  paymentId: string,
+  reply: PspReply,
+  expected?: PaymentRow,
+): Promise<PaymentRow> {
   const now = deps.clock.now();
   const move =
     reply.kind === "done"
-      ? deps.ledger.move({ paymentId, to: "SUCCEEDED", set: { psp_charge: reply.id }, now })
+      ? deps.ledger.move({ paymentId, to: "SUCCEEDED", set: { psp_charge: reply.id }, now, expected })
       : reply.kind === "declined"
-        ? deps.ledger.move({ paymentId, to: "FAILED", set: { decline_code: reply.declineCode }, now })
-        : deps.ledger.move({ paymentId, to: "UNKNOWN", now });
+        ? deps.ledger.move({ paymentId, to: "FAILED", set: { decline_code: reply.declineCode }, now, expected })
+        : deps.ledger.move({ paymentId, to: "UNKNOWN", now, expected });
   const result = await move;
   const row = result.row ?? (await deps.ledger.getPayment(paymentId));
   if (!row) throw new Error(`payment ${paymentId} vanished from the ledger`);

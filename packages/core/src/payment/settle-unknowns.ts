@@ -39,7 +39,8 @@ export async function settleUnknowns(deps: PaymentDeps, cap: RateCap, limit = 10
       if (!(await cap.take())) return { ...report, rateLimited: true };
       report.examined += 1;
       const after = await settleOne(deps, row);
-      if (after.state !== row.state) report.settled.push({ payment_id: row.payment_id, from: row.state, to: after.state });
+      if (after.state !== row.state)
+        report.settled.push({ payment_id: row.payment_id, from: row.state, to: after.state });
       else report.unresolved.push({ payment_id: row.payment_id, state: row.state });
     }
   }
@@ -48,15 +49,30 @@ export async function settleUnknowns(deps: PaymentDeps, cap: RateCap, limit = 10
 
 async function settleOne(deps: PaymentDeps, row: PaymentRow): Promise<PaymentRow> {
   if (row.state === "REFUND_UNKNOWN" || row.state === "REFUND_PENDING") {
-    const reply = await deps.psp.refund(refundKeyOf(row.payment_id), row.psp_charge ?? "", row.payment_id, PSP_TIMEOUT_MS);
+    const reply = await deps.psp.refund(
+      refundKeyOf(row.payment_id),
+      row.psp_charge ?? "",
+      row.payment_id,
+      PSP_TIMEOUT_MS,
+    );
     return settleRefund(deps, row.payment_id, reply);
   }
-  const params = { amount: row.amount, currency: row.currency, payment_method: row.payment_method, reference: row.payment_id };
+  const params = {
+    amount: row.amount,
+    currency: row.currency,
+    payment_method: row.payment_method,
+    reference: row.payment_id,
+  };
   let reply = await deps.psp.charge(chargeKeyOf(row.payment_id), params, PSP_TIMEOUT_MS);
   // A saved error keeps coming back for this key: look the charge up by our reference instead.
   if (reply.kind === "saved-error") reply = await deps.psp.findCharge(row.payment_id, PSP_TIMEOUT_MS);
-  const settled = await settleCharge(deps, row.payment_id, reply.kind === "unknown" ? { kind: "unknown", reason: reply.reason } : reply);
+  const settled = await settleCharge(
+    deps,
+    row.payment_id,
+    reply.kind === "unknown" ? { kind: "unknown", reason: reply.reason } : reply,
+  );
   const answer = renderPayment(settled);
-  if (answer.kind === "final") await deps.claims.table.rewriteAnswer(scopeOf(row.caller, row.client_key), answer);
+  if (answer.kind === "final")
+    await deps.claims.table.rewriteAnswer(scopeOf(row.caller, row.client_key), answer);
   return settled;
 }

@@ -9,13 +9,13 @@ import type { ClaimAnswer } from "../claim/claim-answer";
 import { claimContext, withClaimContext } from "../claim/claim-context";
 import { ClaimLost } from "../claim/claim-table";
 import { chargeKeyOf, paymentIdOf, scopeOf } from "../ids/derive-ids";
-import { findRefusal, Refusal } from "./payment-errors";
 import type { PaymentDeps } from "./payment-deps";
+import { findRefusal, Refusal } from "./payment-errors";
 import { fingerprintOf, type PaymentRequest } from "./payment-request";
 import { isChargeFinal } from "./payment-state";
+import { placeDurableGuard } from "./place-durable-guard";
 import { type Rendered, renderFinal, renderPayment, renderProcessing } from "./render-payment";
 import { settleCharge } from "./settle-charge";
-import { placeDurableGuard } from "./place-durable-guard";
 
 export interface TakePaymentInput {
   caller: string;
@@ -52,11 +52,17 @@ export function makeTakePayment(deps: PaymentDeps): (input: TakePaymentInput) =>
   // Powertools asks Lambda for its remaining time to size the lease; our lease is the request's own
   // deadline, which the claim store reads from the claim context instead.
   config.registerLambdaContext(leaseClock as never);
-  const claimed = makeIdempotent((p: ChargePayload) => chargeOnce(deps, p), { persistenceStore: deps.claims, config });
+  const claimed = makeIdempotent((p: ChargePayload) => chargeOnce(deps, p), {
+    persistenceStore: deps.claims,
+    config,
+  });
   return async (input) => {
     const deadlineAt = input.arrivalMs + deps.config.deadlineMs - deps.config.clockMarginMs;
     if (deps.clock.now() > deadlineAt) {
-      throw new Refusal("deadline-passed", "the request is older than the server deadline on arrival; nothing ran");
+      throw new Refusal(
+        "deadline-passed",
+        "the request is older than the server deadline on arrival; nothing ran",
+      );
     }
     const payload = payloadOf(input, deadlineAt);
     const ctx = {
@@ -101,7 +107,8 @@ async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAns
     return renderPayment(row);
   }
   const remaining = p.deadline_at - deps.clock.now();
-  if (remaining <= 0) return renderPayment(await settleCharge(deps, row.payment_id, { kind: "unknown", reason: "deadline" }));
+  if (remaining <= 0)
+    return renderPayment(await settleCharge(deps, row.payment_id, { kind: "unknown", reason: "deadline" }));
   ctx.sideEffectStarted = true;
   const { amount, currency, payment_method } = p.request;
   const reply = await deps.psp.charge(
@@ -109,7 +116,7 @@ async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAns
     { amount, currency, payment_method, reference: row.payment_id },
     remaining,
   );
-  return renderPayment(await settleCharge(deps, row.payment_id, reply));
+  return renderPayment(await settleCharge(deps, row.payment_id, reply, row));
 }
 
 async function render(deps: PaymentDeps, answer: ClaimAnswer, replayed: boolean): Promise<Rendered> {
@@ -122,7 +129,10 @@ async function render(deps: PaymentDeps, answer: ClaimAnswer, replayed: boolean)
 
 async function mapClaimError(deps: PaymentDeps, err: unknown, paymentId: string): Promise<Rendered> {
   if (err instanceof IdempotencyValidationError) {
-    throw new Refusal("fingerprint-mismatch", "this Idempotency-Key was used with a different request; nothing ran");
+    throw new Refusal(
+      "fingerprint-mismatch",
+      "this Idempotency-Key was used with a different request; nothing ran",
+    );
   }
   if (err instanceof IdempotencyAlreadyInProgressError) {
     throw new Refusal("in-progress", "a request with this Idempotency-Key is still running; retry later", 1);
