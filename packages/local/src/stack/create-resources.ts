@@ -56,7 +56,8 @@ export function tableDefinitions(r: RegionResources): { input: CreateTableComman
         AttributeDefinitions: [{ AttributeName: "id", AttributeType: "S" }],
         KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
       },
-      ttl: "expiration",
+      // A multi-Region strongly consistent table has no TTL: the claim store never relies on it.
+      ttl: process.env.CLAIM_MODE === "mrsc" ? undefined : "expiration",
     },
     { input: ledger },
     { input: pkSk(r.consumerTable), ttl: "expires_at" },
