@@ -1,5 +1,8 @@
 import type { JSONValue } from "@aws-lambda-powertools/commons/types";
-import { IdempotencyItemAlreadyExistsError, IdempotencyItemNotFoundError } from "@aws-lambda-powertools/idempotency";
+import {
+  IdempotencyItemAlreadyExistsError,
+  IdempotencyItemNotFoundError,
+} from "@aws-lambda-powertools/idempotency";
 import { BasePersistenceLayer, IdempotencyRecord } from "@aws-lambda-powertools/idempotency/persistence";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Clock } from "../clock/clock";
@@ -37,7 +40,8 @@ export class ClaimStore extends BasePersistenceLayer {
     const ctx = claimContext();
     const old = await this.table.claim(record.idempotencyKey, ctx.owner, ctx.leaseUntil, record.payloadHash);
     if (!old) return;
-    if (old.status === "VOID") throw new Refusal("key-voided", "this key was voided by resolve; use a new key");
+    if (old.status === "VOID")
+      throw new Refusal("key-voided", "this key was voided by resolve; use a new key");
     if (this.mayTakeOver(old, record.payloadHash)) {
       await ctx.beforeTakeover?.();
       const lost = await this.table.takeOver(old, ctx.owner, ctx.leaseUntil);
@@ -54,7 +58,11 @@ export class ClaimStore extends BasePersistenceLayer {
   }
 
   protected async _updateRecord(record: IdempotencyRecord): Promise<void> {
-    await this.table.complete(record.idempotencyKey, claimContext().owner, record.responseData as ClaimAnswer);
+    await this.table.complete(
+      record.idempotencyKey,
+      claimContext().owner,
+      record.responseData as ClaimAnswer,
+    );
   }
 
   // Powertools deletes the claim when the work throws, so that it can run again. Once the PSP may
@@ -62,7 +70,10 @@ export class ClaimStore extends BasePersistenceLayer {
   protected async _deleteRecord(record: IdempotencyRecord): Promise<void> {
     const ctx = claimContext();
     if (ctx.sideEffectStarted) {
-      await this.table.complete(record.idempotencyKey, ctx.owner, { kind: "pointer", payment_id: ctx.paymentId });
+      await this.table.complete(record.idempotencyKey, ctx.owner, {
+        kind: "pointer",
+        payment_id: ctx.paymentId,
+      });
     } else {
       await this.table.release(record.idempotencyKey, ctx.owner);
     }

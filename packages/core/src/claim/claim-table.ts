@@ -1,5 +1,5 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Clock } from "../clock/clock";
 import { Refusal } from "../payment/payment-errors";
 import type { ClaimAnswer, ClaimItem } from "./claim-answer";
@@ -30,16 +30,38 @@ export class ClaimTable {
   ) {}
 
   /** Claims the scope if it is absent or expired; returns the item in the way otherwise. */
-  async claim(id: string, owner: string, leaseUntil: number, fp: string | undefined): Promise<ClaimItem | undefined> {
+  async claim(
+    id: string,
+    owner: string,
+    leaseUntil: number,
+    fp: string | undefined,
+  ): Promise<ClaimItem | undefined> {
     const now = this.clock.now();
-    const item: ClaimItem = { id, status: "INPROGRESS", owner, validation: fp, in_progress_until: leaseUntil, expiration: this.expiry(now) };
-    return this.putUnless(item, "attribute_not_exists(id) OR expiration < :now", { ":now": Math.floor(now / 1000) });
+    const item: ClaimItem = {
+      id,
+      status: "INPROGRESS",
+      owner,
+      validation: fp,
+      in_progress_until: leaseUntil,
+      expiration: this.expiry(now),
+    };
+    return this.putUnless(item, "attribute_not_exists(id) OR expiration < :now", {
+      ":now": Math.floor(now / 1000),
+    });
   }
 
   /** Takes a dead owner's claim, only if the owner is still the one we read. */
   async takeOver(old: ClaimItem, owner: string, leaseUntil: number): Promise<ClaimItem | undefined> {
-    const item: ClaimItem = { ...old, owner, in_progress_until: leaseUntil, expiration: this.expiry(this.clock.now()) };
-    return this.putUnless(item, "#owner = :old AND #status = :inprogress", { ":old": old.owner, ":inprogress": "INPROGRESS" });
+    const item: ClaimItem = {
+      ...old,
+      owner,
+      in_progress_until: leaseUntil,
+      expiration: this.expiry(this.clock.now()),
+    };
+    return this.putUnless(item, "#owner = :old AND #status = :inprogress", {
+      ":old": old.owner,
+      ":inprogress": "INPROGRESS",
+    });
   }
 
   /** Stores the answer, only if the claim is still ours. */
@@ -51,7 +73,11 @@ export class ClaimTable {
           Key: { id },
           UpdateExpression: "SET #status = :done, #data = :data, expiration = :exp REMOVE in_progress_until",
           ConditionExpression: unconditional() ? undefined : "#owner = :me",
-          ExpressionAttributeNames: { "#status": "status", "#data": "data", ...(unconditional() ? {} : { "#owner": "owner" }) },
+          ExpressionAttributeNames: {
+            "#status": "status",
+            "#data": "data",
+            ...(unconditional() ? {} : { "#owner": "owner" }),
+          },
           ExpressionAttributeValues: {
             ":done": "COMPLETED",
             ":data": JSON.stringify(answer),
@@ -87,7 +113,9 @@ export class ClaimTable {
   async void(id: string): Promise<ClaimItem | undefined> {
     const now = this.clock.now();
     const item: ClaimItem = { id, status: "VOID", expiration: this.expiry(now) };
-    return this.putUnless(item, "attribute_not_exists(id) OR expiration < :now", { ":now": Math.floor(now / 1000) });
+    return this.putUnless(item, "attribute_not_exists(id) OR expiration < :now", {
+      ":now": Math.floor(now / 1000),
+    });
   }
 
   /** Rewrites a completed claim's stored answer to the final one (the resolver's last step). */
@@ -100,7 +128,11 @@ export class ClaimTable {
           UpdateExpression: "SET #data = :data",
           ConditionExpression: "#status = :done AND expiration >= :now",
           ExpressionAttributeNames: { "#status": "status", "#data": "data" },
-          ExpressionAttributeValues: { ":data": JSON.stringify(answer), ":done": "COMPLETED", ":now": Math.floor(this.clock.now() / 1000) },
+          ExpressionAttributeValues: {
+            ":data": JSON.stringify(answer),
+            ":done": "COMPLETED",
+            ":now": Math.floor(this.clock.now() / 1000),
+          },
         }),
       );
       return true;
@@ -117,7 +149,9 @@ export class ClaimTable {
   }
 
   async read(id: string): Promise<ClaimItem | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.name, Key: { id }, ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.name, Key: { id }, ConsistentRead: true }),
+    );
     return out.Item ? decode(out.Item) : undefined;
   }
 
@@ -160,8 +194,9 @@ function decode(raw: Record<string, unknown>): ClaimItem {
 // The document client leaves ALL_OLD on a failed condition in the low-level attribute format.
 function unmarshallOld(raw: Record<string, unknown>): Record<string, unknown> {
   const first = Object.values(raw)[0] as Record<string, unknown> | undefined;
-  const looksRaw = first && typeof first === "object" && ["S", "N", "M", "BOOL", "L", "NULL"].some((t) => t in first);
-  return looksRaw ? unmarshallAttr({ M: raw }) as Record<string, unknown> : raw;
+  const looksRaw =
+    first && typeof first === "object" && ["S", "N", "M", "BOOL", "L", "NULL"].some((t) => t in first);
+  return looksRaw ? (unmarshallAttr({ M: raw }) as Record<string, unknown>) : raw;
 }
 
 function unmarshallAttr(v: unknown): unknown {
@@ -171,6 +206,9 @@ function unmarshallAttr(v: unknown): unknown {
   if ("BOOL" in a) return a.BOOL;
   if ("NULL" in a) return null;
   if ("L" in a) return (a.L as unknown[]).map(unmarshallAttr);
-  if ("M" in a) return Object.fromEntries(Object.entries(a.M as Record<string, unknown>).map(([k, x]) => [k, unmarshallAttr(x)]));
+  if ("M" in a)
+    return Object.fromEntries(
+      Object.entries(a.M as Record<string, unknown>).map(([k, x]) => [k, unmarshallAttr(x)]),
+    );
   return undefined;
 }

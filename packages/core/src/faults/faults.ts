@@ -57,11 +57,12 @@ export function armedFaults(): Record<string, { value: number; remaining: number
  */
 export function parseFaultRequest(body: unknown): Array<{ name: FaultName; value: number; n: number }> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new TypeError("faults body must be a JSON object such as {\"psp_lose_reply\": 1}");
+    throw new TypeError('faults body must be a JSON object such as {"psp_lose_reply": 1}');
   }
   const rec = body as Record<string, unknown>;
   const n = rec.n === undefined ? undefined : Number(rec.n);
-  if (n !== undefined && (!Number.isInteger(n) || n < 0)) throw new TypeError("n must be a non-negative integer");
+  if (n !== undefined && (!Number.isInteger(n) || n < 0))
+    throw new TypeError("n must be a non-negative integer");
   const out: Array<{ name: FaultName; value: number; n: number }> = [];
   for (const [key, raw] of Object.entries(rec)) {
     if (key === "n") continue;

@@ -23,7 +23,8 @@ export class HttpPsp implements PspPort {
     const res = await this.call(url, { headers: this.headers() }, timeoutMs);
     if (res.kind === "unknown") return res;
     if (res.status !== 200) return { kind: "unknown", reason: `lookup answered ${res.status}` };
-    const list = (res.body as { data?: Array<{ id: string; status: string; decline_code?: string }> }).data ?? [];
+    const list =
+      (res.body as { data?: Array<{ id: string; status: string; decline_code?: string }> }).data ?? [];
     const ok = list.find((c) => c.status === "succeeded");
     if (ok) return { kind: "done", id: ok.id };
     if (list.length > 0) return { kind: "declined", declineCode: "card_declined", id: list[0]?.id };
@@ -31,7 +32,11 @@ export class HttpPsp implements PspPort {
   }
 
   private async post(path: string, key: string, body: unknown, timeoutMs: number): Promise<PspReply> {
-    const init = { method: "POST", body: JSON.stringify(body), headers: { ...this.headers(), "idempotency-key": key } };
+    const init = {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { ...this.headers(), "idempotency-key": key },
+    };
     const res = await this.call(`${this.baseUrl}${path}`, init, timeoutMs);
     if (res.kind === "unknown") return res;
     return classify(res.status, res.body, res.replayed);
@@ -46,18 +51,33 @@ export class HttpPsp implements PspPort {
     try {
       const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
       const body = await res.json().catch(() => ({}));
-      return { kind: "http", status: res.status, body, replayed: res.headers.get("idempotent-replayed") === "true" };
+      return {
+        kind: "http",
+        status: res.status,
+        body,
+        replayed: res.headers.get("idempotent-replayed") === "true",
+      };
     } catch (err) {
-      return { kind: "unknown" as const, reason: (err as Error).name === "TimeoutError" ? "timed out" : String(err) };
+      return {
+        kind: "unknown" as const,
+        reason: (err as Error).name === "TimeoutError" ? "timed out" : String(err),
+      };
     }
   }
 }
 
 function classify(status: number, body: unknown, replayed: boolean): PspReply {
-  const b = body as { id?: string; error?: { type?: string; decline_code?: string; code?: string; charge?: string } };
+  const b = body as {
+    id?: string;
+    error?: { type?: string; decline_code?: string; code?: string; charge?: string };
+  };
   if (status >= 200 && status < 300 && b.id) return { kind: "done", id: b.id };
   if (status === 402) {
-    return { kind: "declined", declineCode: b.error?.decline_code ?? b.error?.code ?? "declined", id: b.error?.charge };
+    return {
+      kind: "declined",
+      declineCode: b.error?.decline_code ?? b.error?.code ?? "declined",
+      id: b.error?.charge,
+    };
   }
   if (status >= 500 && replayed) return { kind: "saved-error", status };
   if (status === 404 || status === 400) return { kind: "saved-error", status };

@@ -1,4 +1,4 @@
-import { makeTakePayment, paymentDeps, parseIdempotencyKey, parsePaymentBody } from "@eo/core";
+import { makeTakePayment, parseIdempotencyKey, parsePaymentBody, paymentDeps } from "@eo/core";
 import { bodyOf, callerOf, emailOf, httpHandler } from "../shared/http-handler";
 import { logger } from "../shared/observability";
 

@@ -1,5 +1,4 @@
-import { applyPspEvent, paymentDeps, parsePspEvent, Refusal } from "@eo/core";
-import { verifyWebhookSignature } from "@eo/core";
+import { applyPspEvent, parsePspEvent, paymentDeps, Refusal, verifyWebhookSignature } from "@eo/core";
 import { bodyOf, httpHandler } from "../shared/http-handler";
 import { logger } from "../shared/observability";
 
@@ -7,7 +6,12 @@ import { logger } from "../shared/observability";
 export const handler = httpHandler("psp-webhook", async (event) => {
   const deps = paymentDeps();
   const raw = bodyOf(event) ?? "";
-  const check = verifyWebhookSignature(deps.config.pspWebhookSecret, raw, event.headers["psp-signature"], deps.clock.now());
+  const check = verifyWebhookSignature(
+    deps.config.pspWebhookSecret,
+    raw,
+    event.headers["psp-signature"],
+    deps.clock.now(),
+  );
   if (!check.ok) throw new Refusal("bad-request", `webhook signature rejected: ${check.reason}`);
   const pspEvent = parsePspEvent(raw);
   const result = await applyPspEvent(deps, pspEvent);

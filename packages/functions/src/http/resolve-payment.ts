@@ -1,4 +1,4 @@
-import { paymentDeps, parseIdempotencyKey, resolveKey } from "@eo/core";
+import { parseIdempotencyKey, paymentDeps, resolveKey } from "@eo/core";
 import { callerOf, httpHandler } from "../shared/http-handler";
 import { logger } from "../shared/observability";
 

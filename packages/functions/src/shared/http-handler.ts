@@ -1,7 +1,11 @@
-import middy from "@middy/core";
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
-import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { findRefusal, Refusal } from "@eo/core";
+import middy from "@middy/core";
+import type {
+  APIGatewayProxyEventV2WithJWTAuthorizer,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+} from "aws-lambda";
 import { logger } from "./observability";
 import { toProblem } from "./problem";
 
@@ -17,7 +21,11 @@ export function httpHandler(name: string, operation: (event: ApiEvent, context: 
   return middy(async (event: ApiEvent, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     try {
       const a = await operation(event, context);
-      return { statusCode: a.status, headers: { "content-type": "application/json", ...a.headers }, body: JSON.stringify(a.body ?? {}) };
+      return {
+        statusCode: a.status,
+        headers: { "content-type": "application/json", ...a.headers },
+        body: JSON.stringify(a.body ?? {}),
+      };
     } catch (err) {
       if (!findRefusal(err)) logger.error(`${name} failed`, { error: err as Error });
       return toProblem(err, event.rawPath);

@@ -1,5 +1,5 @@
-import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { findRefusal, type RefusalKind } from "@eo/core";
+import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 
 const STATUS: Record<RefusalKind, number> = {
   "bad-request": 400,
