@@ -73,10 +73,21 @@ const byTrigger = (kind: HandlerSpec["trigger"]["kind"]) => handlers.filter((h) 
 
 /** Lookups over a capture: providers, Regions, ARNs, functions and their roles. */
 export class View {
+  private readonly arns = new Map<string, CapturedResource>();
+  private readonly providerRegions = new Map<string, string>();
+  private readonly policyCache = new Map<CapturedResource, PolicyDocument[]>();
+
   constructor(
     readonly capture: Capture,
     readonly expected: Expected,
-  ) {}
+  ) {
+    for (const r of capture.resources) {
+      const arn = str(r.state.arn);
+      if (r.custom && arn && !this.arns.has(arn)) this.arns.set(arn, r);
+      if (r.type.startsWith("pulumi:providers:"))
+        this.providerRegions.set(r.name, str(r.inputs.region) ?? "(unknown)");
+    }
+  }
 
   ofType(type: string): CapturedResource[] {
     return this.capture.resources.filter((r) => r.type === type);
@@ -87,10 +98,7 @@ export class View {
     const parts = r.provider.split("::");
     if (parts.length < 5) return undefined;
     const name = parts[parts.length - 2] ?? "";
-    const provider = this.capture.resources.find(
-      (p) => p.type.startsWith("pulumi:providers:") && p.name === name,
-    );
-    return { name, region: str(provider?.inputs.region) ?? "(unknown)" };
+    return { name, region: this.providerRegions.get(name) ?? "(unknown)" };
   }
 
   /** The Region a resource lives in: its own `region` argument, else its provider's. */
@@ -103,9 +111,7 @@ export class View {
   }
 
   byArn(arn: string | undefined): CapturedResource | undefined {
-    return arn === undefined
-      ? undefined
-      : this.capture.resources.find((r) => r.custom && r.state.arn === arn);
+    return arn === undefined ? undefined : this.arns.get(arn);
   }
 
   functionsIn(role: Role): CapturedResource[] {
@@ -134,8 +140,14 @@ export class View {
   }
 
   policies(f: CapturedResource): PolicyDocument[] {
-    const role = this.role(f);
-    return arr(role?.inputs.inlinePolicies).map((p) => JSON.parse(String(obj(p).policy)) as PolicyDocument);
+    let docs = this.policyCache.get(f);
+    if (!docs) {
+      docs = arr(this.role(f)?.inputs.inlinePolicies).map(
+        (p) => JSON.parse(String(obj(p).policy)) as PolicyDocument,
+      );
+      this.policyCache.set(f, docs);
+    }
+    return docs;
   }
 
   can(f: CapturedResource, action: string, resource: string): boolean {

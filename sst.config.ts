@@ -1,0 +1,40 @@
+/// <reference path="./.sst/platform/config.d.ts" />
+
+// Deploys the payments app to a primary and a standby Region: `npx sst deploy --stage <name>`.
+// Settings come from the environment (see stacks/config.ts); the stacks live in stacks/.
+export default $config({
+  async app(input) {
+    const { isProduction, readRegions } = await import("./stacks/config");
+    const production = isProduction(input?.stage);
+    return {
+      name: "effectively-once",
+      home: "aws",
+      removal: production ? "retain" : "remove",
+      protect: production,
+      providers: { aws: { region: readRegions().primary } },
+    };
+  },
+  async run() {
+    const { createSecrets, readConfig } = await import("./stacks/config");
+    const { createTables } = await import("./stacks/tables");
+    const { createRegion } = await import("./stacks/region");
+
+    const config = readConfig($app.stage);
+    const providers = {
+      primary: new aws.Provider("PrimaryAws", { region: config.regions.primary }),
+      standby: new aws.Provider("StandbyAws", { region: config.regions.standby }),
+    };
+    const secrets = createSecrets();
+    const tables = createTables(config, providers);
+    const primary = createRegion("primary", { config, providers, secrets, tables });
+    const standby = createRegion("standby", { config, providers, secrets, tables });
+
+    return {
+      claimMode: config.claimMode,
+      primaryRegion: config.regions.primary,
+      primaryApi: primary.api.url,
+      standbyRegion: config.regions.standby,
+      standbyApi: standby.api.url,
+    };
+  },
+});

@@ -1,0 +1,180 @@
+import { type Access, type HandlerSpec, handlers, type TableAccess } from "./handlers";
+import type { RegionContext } from "./region";
+import type { TableRef } from "./tables";
+
+/** The Lambda runtime of every handler (the bundle test builds for the same Node.js version). */
+export const LAMBDA_RUNTIME = "nodejs22.x";
+
+/** The trust policy of every function role: assumable by the Lambda service only. */
+export const LAMBDA_TRUST_POLICY = JSON.stringify({
+  Version: "2012-10-17",
+  Statement: [{ Effect: "Allow", Principal: { Service: "lambda.amazonaws.com" }, Action: "sts:AssumeRole" }],
+});
+
+/** DynamoDB data-plane actions of a read-only grant. */
+export const TABLE_READ_ACTIONS = [
+  "dynamodb:BatchGetItem",
+  "dynamodb:ConditionCheckItem",
+  "dynamodb:DescribeTable",
+  "dynamodb:GetItem",
+  "dynamodb:Query",
+  "dynamodb:Scan",
+];
+/** DynamoDB data-plane actions of a read-write grant. */
+export const TABLE_WRITE_ACTIONS = [
+  ...TABLE_READ_ACTIONS,
+  "dynamodb:BatchWriteItem",
+  "dynamodb:DeleteItem",
+  "dynamodb:PutItem",
+  "dynamodb:UpdateItem",
+];
+
+/** One Region's functions, by handler id. */
+export type RegionFunctions = Record<string, sst.aws.Function>;
+
+/** Creates one function per handler of the manifest on the Region's provider, each with only the access it declares. */
+export function createFunctions(ctx: RegionContext): RegionFunctions {
+  const links = linkables(ctx);
+  const environment = handlerEnvironment(ctx);
+  const functions: RegionFunctions = {};
+  for (const spec of handlers) {
+    functions[spec.id] = new sst.aws.Function(
+      `${ctx.prefix}${spec.id}`,
+      {
+        handler: spec.handler,
+        runtime: LAMBDA_RUNTIME,
+        timeout: `${spec.timeoutSeconds} seconds`,
+        description: `${ctx.role}: ${spec.handler}`,
+        environment,
+        link: linksFor(spec.access, links),
+        permissions: permissionsFor(spec, ctx),
+        // SST 4.17 trusts the account root even outside `sst dev`; deployed roles are for Lambda only.
+        transform: $dev ? undefined : { role: { assumeRolePolicy: LAMBDA_TRUST_POLICY } },
+      },
+      { provider: ctx.provider },
+    );
+  }
+  return functions;
+}
+
+/** The plain environment variables every handler reads (the local runtime sets the same names). */
+function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<string>> {
+  const { config, tables, queues, pushEmail, secrets } = ctx;
+  return {
+    CLAIM_TABLE: tables.claims.name,
+    LEDGER_TABLE: tables.ledger.name,
+    CONSUMER_TABLE: tables.consumer.name,
+    EVENTS_QUEUE_URL: queues.events.url,
+    CLAIM_MODE: config.claimMode,
+    DEADLINE_MS: String(config.tunables.deadlineMs),
+    KEY_WINDOW_S: String(config.tunables.keyWindowS),
+    RESOLVER_RATE_PER_S: String(config.tunables.resolverRatePerS),
+    PSP_URL: secrets.pspUrl.value,
+    PSP_API_KEY: secrets.pspApiKey.value,
+    PSP_WEBHOOK_SECRET: secrets.pspWebhookSecret.value,
+    PUSH_APNS_APP_ARN: pushEmail.apns.arn,
+    PUSH_FCM_APP_ARN: pushEmail.fcm.arn,
+    EMAIL_FROM: pushEmail.emailFrom,
+    REGION_ROLE: ctx.role,
+  };
+}
+
+type TableName = "claims" | "ledger" | "consumer";
+type Linkables = Record<`${TableName}:${TableAccess}`, sst.Linkable<{ name: $util.Output<string> }>> & {
+  sendEvents: sst.Linkable<{ url: $util.Output<string> }>;
+  email: sst.aws.Email;
+};
+
+/** The Region's links: read or read-write on each table (that Region's replica), sending to the events queue, SES. */
+function linkables(ctx: RegionContext): Linkables {
+  const table = (label: string, ref: TableRef, access: TableAccess) =>
+    new sst.Linkable(`${ctx.prefix}${label}${access === "read" ? "Read" : "Write"}`, {
+      properties: { name: ref.name },
+      include: [
+        sst.aws.permission({
+          actions: access === "read" ? TABLE_READ_ACTIONS : TABLE_WRITE_ACTIONS,
+          resources: [ref.arn, $interpolate`${ref.arn}/index/*`],
+        }),
+      ],
+    });
+  const { tables, queues } = ctx;
+  return {
+    "claims:read": table("Claims", tables.claims, "read"),
+    "claims:write": table("Claims", tables.claims, "write"),
+    "ledger:read": table("Ledger", tables.ledger, "read"),
+    "ledger:write": table("Ledger", tables.ledger, "write"),
+    "consumer:read": table("Consumer", tables.consumer, "read"),
+    "consumer:write": table("Consumer", tables.consumer, "write"),
+    sendEvents: new sst.Linkable(`${ctx.prefix}EventsSend`, {
+      properties: { url: queues.events.url },
+      include: [
+        sst.aws.permission({
+          actions: ["sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:SendMessage"],
+          resources: [queues.events.arn],
+        }),
+      ],
+    }),
+    email: ctx.pushEmail.email,
+  };
+}
+
+function linksFor(access: Access, links: Linkables): unknown[] {
+  const out: unknown[] = [];
+  for (const name of ["claims", "ledger", "consumer"] as const) {
+    const level = access[name];
+    if (level) out.push(links[`${name}:${level}`]);
+  }
+  if (access.sendEvents) out.push(links.sendEvents);
+  if (access.email) out.push(links.email);
+  return out;
+}
+
+/** Permissions that are not a link: the trigger's own plumbing (queue, stream) and SNS mobile push. */
+function permissionsFor(spec: HandlerSpec, ctx: RegionContext): sst.aws.FunctionArgs["permissions"] {
+  const { access } = spec;
+  const out: { actions: string[]; resources: $util.Input<string>[] }[] = [];
+  if (access.consumeEvents) {
+    out.push({
+      actions: [
+        "sqs:ChangeMessageVisibility",
+        "sqs:DeleteMessage",
+        "sqs:GetQueueAttributes",
+        "sqs:GetQueueUrl",
+        "sqs:ReceiveMessage",
+      ],
+      resources: [ctx.queues.events.arn],
+    });
+  }
+  if (access.readLedgerStream) {
+    const stream = ctx.tables.ledger.streamArn;
+    if (!stream) throw new Error(`${ctx.prefix}: the ledger table has no stream`);
+    out.push({
+      actions: [
+        "dynamodb:DescribeStream",
+        "dynamodb:GetRecords",
+        "dynamodb:GetShardIterator",
+        "dynamodb:ListStreams",
+      ],
+      resources: [stream],
+    });
+    // The event source mapping's on-failure destination is written with the function's role.
+    out.push({ actions: ["sqs:SendMessage"], resources: [ctx.queues.relayFailures.arn] });
+  }
+  if (access.push) {
+    const { apns, fcm } = ctx.pushEmail;
+    const endpoints = [apns.arn, fcm.arn].map((arn) =>
+      arn.apply((a) => `${a.replace(":app/", ":endpoint/")}/*`),
+    );
+    out.push({ actions: ["sns:CreatePlatformEndpoint"], resources: [apns.arn, fcm.arn] });
+    out.push({
+      actions: [
+        "sns:DeleteEndpoint",
+        "sns:GetEndpointAttributes",
+        "sns:SetEndpointAttributes",
+        ...(access.push === "send" ? ["sns:Publish"] : []),
+      ],
+      resources: endpoints,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,146 @@
+/**
+ * The Lambda handlers of the app: the one list that the stacks deploy (in each Region) and that the
+ * offline checks bundle and compare against. Paths are relative to the repository root, in SST's
+ * `path/to/module.exportName` form; the local runtime loads the same modules.
+ *
+ * This file is plain data: it is imported both by the SST program and by vitest.
+ */
+
+/** The HTTP routes of the public contract that exist in AWS (never the local-only `/_local/*`). */
+export type HttpRoute =
+  | "POST /payments"
+  | "POST /payments/resolve"
+  | "GET /payments/{payment_id}"
+  | "POST /payments/{payment_id}/cancel"
+  | "POST /devices"
+  | "POST /webhooks/psp";
+
+/** What invokes a handler in AWS. */
+export type Trigger =
+  | { kind: "http"; route: HttpRoute; auth: "jwt" | "none" }
+  | { kind: "ledger-stream"; keyPrefix: string }
+  | { kind: "events-queue" }
+  | { kind: "schedule"; rate: "1 minute" | "5 minutes" };
+
+/** Table access a handler is granted: read only, or read and write. */
+export type TableAccess = "read" | "write";
+
+/** What a handler may touch in its Region; the stacks turn this into IAM permissions (least privilege). */
+export interface Access {
+  claims?: TableAccess;
+  ledger?: TableAccess;
+  consumer?: TableAccess;
+  /** Send to the events FIFO queue (only the relay and the sweeps). */
+  sendEvents?: boolean;
+  /** Receive from the events FIFO queue (the worker, through its subscription). */
+  consumeEvents?: boolean;
+  /** Read the ledger table's stream and report failed batches to the relay-failures queue. */
+  readLedgerStream?: boolean;
+  /** SNS mobile push: create device endpoints, or create them and publish to them. */
+  push?: "register" | "send";
+  /** Send email through the Region's SES identity. */
+  email?: boolean;
+}
+
+/** One handler module and how it is deployed. */
+export interface HandlerSpec {
+  /** PascalCase id, unique; with the Region role it names the function (e.g. `StandbyNotifyWorker`). */
+  id: string;
+  /** `path/to/module.exportName`, relative to the repository root. */
+  handler: string;
+  trigger: Trigger;
+  access: Access;
+  /** The Lambda timeout in seconds. */
+  timeoutSeconds: number;
+}
+
+/** Every handler of the app, in deployment order. */
+export const handlers: readonly HandlerSpec[] = [
+  {
+    id: "CreatePayment",
+    handler: "packages/functions/src/http/create-payment.handler",
+    trigger: { kind: "http", route: "POST /payments", auth: "jwt" },
+    access: { claims: "write", ledger: "write" },
+    timeoutSeconds: 15,
+  },
+  {
+    id: "ResolvePayment",
+    handler: "packages/functions/src/http/resolve-payment.handler",
+    trigger: { kind: "http", route: "POST /payments/resolve", auth: "jwt" },
+    access: { claims: "write", ledger: "write" },
+    timeoutSeconds: 15,
+  },
+  {
+    id: "GetPayment",
+    handler: "packages/functions/src/http/get-payment.handler",
+    trigger: { kind: "http", route: "GET /payments/{payment_id}", auth: "jwt" },
+    access: { claims: "read", ledger: "read" },
+    timeoutSeconds: 10,
+  },
+  {
+    id: "CancelPayment",
+    handler: "packages/functions/src/http/cancel-payment.handler",
+    trigger: { kind: "http", route: "POST /payments/{payment_id}/cancel", auth: "jwt" },
+    access: { claims: "write", ledger: "write" },
+    timeoutSeconds: 15,
+  },
+  {
+    id: "RegisterDevice",
+    handler: "packages/functions/src/http/register-device.handler",
+    trigger: { kind: "http", route: "POST /devices", auth: "jwt" },
+    access: { consumer: "write", push: "register" },
+    timeoutSeconds: 10,
+  },
+  {
+    // The PSP authenticates with its HMAC signature (Psp-Signature), not with a user's JWT.
+    id: "PspWebhook",
+    handler: "packages/functions/src/http/psp-webhook.handler",
+    trigger: { kind: "http", route: "POST /webhooks/psp", auth: "none" },
+    access: { claims: "write", ledger: "write" },
+    timeoutSeconds: 10,
+  },
+  {
+    id: "OutboxRelay",
+    handler: "packages/functions/src/stream/outbox-relay.handler",
+    trigger: { kind: "ledger-stream", keyPrefix: "OUTBOX#" },
+    access: { ledger: "write", sendEvents: true, readLedgerStream: true },
+    timeoutSeconds: 30,
+  },
+  {
+    id: "NotifyWorker",
+    handler: "packages/functions/src/queue/notify-worker.handler",
+    trigger: { kind: "events-queue" },
+    access: { ledger: "read", consumer: "write", consumeEvents: true, push: "send", email: true },
+    // Must stay below the events queue's visibility timeout (30 s).
+    timeoutSeconds: 20,
+  },
+  {
+    id: "Resolver",
+    handler: "packages/functions/src/cron/resolver.handler",
+    trigger: { kind: "schedule", rate: "1 minute" },
+    access: { claims: "write", ledger: "write" },
+    timeoutSeconds: 55,
+  },
+  {
+    // Re-sends outbox rows the relay left behind, and (MRSC mode, no TTL) deletes expired claims.
+    id: "Sweeps",
+    handler: "packages/functions/src/cron/sweeps.handler",
+    trigger: { kind: "schedule", rate: "5 minutes" },
+    access: { claims: "write", ledger: "write", sendEvents: true },
+    timeoutSeconds: 120,
+  },
+];
+
+/** The module of a handler without its export name, e.g. `packages/functions/src/http/create-payment`. */
+export function handlerModule(spec: Pick<HandlerSpec, "handler">): string {
+  const dot = spec.handler.lastIndexOf(".");
+  return spec.handler.slice(0, dot);
+}
+
+/** The export name of a handler, e.g. `handler`. */
+export function handlerExport(spec: Pick<HandlerSpec, "handler">): string {
+  return spec.handler.slice(spec.handler.lastIndexOf(".") + 1);
+}
+
+/** The source extensions SST's Node.js builder resolves a handler module with, in order. */
+export const handlerExtensions = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"] as const;

@@ -1,0 +1,52 @@
+import { createApi } from "./api";
+import type { InfraConfig, RegionRole, Secrets } from "./config";
+import { createFunctions, type RegionFunctions } from "./functions";
+import { createPushEmail, type RegionPushEmail } from "./push-email";
+import { createQueues, type RegionQueues } from "./queues";
+import type { RegionTables, Tables } from "./tables";
+import { createWorkers } from "./workers";
+
+/** The AWS provider of each Region. */
+export type RegionProviders = Record<RegionRole, aws.Provider>;
+
+/** Everything the stacks of one Region read. */
+export interface RegionContext {
+  role: RegionRole;
+  /** Prefix of every component name of the Region, so that names stay unique across Regions. */
+  prefix: "Primary" | "Standby";
+  provider: aws.Provider;
+  config: InfraConfig;
+  secrets: Secrets;
+  tables: RegionTables;
+  queues: RegionQueues;
+  pushEmail: RegionPushEmail;
+}
+
+/** One Region's deployed parts. */
+export interface RegionStack {
+  api: sst.aws.ApiGatewayV2;
+  functions: RegionFunctions;
+  queues: RegionQueues;
+}
+
+/** Composes one Region: queues, push and email, the handlers' functions, the API and the background wiring. */
+export function createRegion(
+  role: RegionRole,
+  shared: { config: InfraConfig; providers: RegionProviders; secrets: Secrets; tables: Tables },
+): RegionStack {
+  const base = {
+    role,
+    prefix: role === "primary" ? ("Primary" as const) : ("Standby" as const),
+    provider: shared.providers[role],
+    config: shared.config,
+    secrets: shared.secrets,
+    tables: shared.tables.byRole[role],
+  };
+  const queues = createQueues(base);
+  const pushEmail = createPushEmail(base);
+  const ctx: RegionContext = { ...base, queues, pushEmail };
+  const functions = createFunctions(ctx);
+  const api = createApi(ctx, functions);
+  createWorkers(ctx, functions);
+  return { api, functions, queues };
+}

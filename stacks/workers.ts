@@ -1,0 +1,62 @@
+import type { RegionFunctions } from "./functions";
+import { handlers } from "./handlers";
+import type { RegionContext } from "./region";
+
+/** The relay's stream subscription settings. */
+export const RELAY_SUBSCRIPTION = {
+  batchSize: 100,
+  bisectBatchOnFunctionError: true,
+  maximumRetryAttempts: 10,
+};
+/** The worker's queue subscription settings. */
+export const WORKER_SUBSCRIPTION = { size: 10, partialResponses: true };
+
+/**
+ * Wires one Region's background handlers: the outbox relay on that Region's ledger stream (the replica's stream
+ * in the standby Region), the notify worker on the events queue, and the scheduled resolver and sweeps.
+ */
+export function createWorkers(ctx: RegionContext, functions: RegionFunctions): void {
+  const fn = (id: string) => {
+    const found = functions[id];
+    if (!found) throw new Error(`${ctx.prefix}: no function for ${id}`);
+    return found;
+  };
+  const opts = { provider: ctx.provider };
+  for (const spec of handlers) {
+    const { trigger } = spec;
+    if (trigger.kind === "ledger-stream") {
+      const streamArn = ctx.tables.ledger.streamArn;
+      if (!streamArn) throw new Error(`${ctx.prefix}: the ledger table has no stream`);
+      // A mapping of our own (not Dynamo.subscribe) so that the standby Region can subscribe to its replica's stream.
+      new aws.lambda.EventSourceMapping(
+        `${ctx.prefix}${spec.id}Subscription`,
+        {
+          eventSourceArn: streamArn,
+          functionName: fn(spec.id).arn,
+          // Rows written while no mapping reads the stream are re-sent by the sweeps.
+          startingPosition: "LATEST",
+          ...RELAY_SUBSCRIPTION,
+          destinationConfig: { onFailure: { destinationArn: ctx.queues.relayFailures.arn } },
+          filterCriteria: {
+            filters: [
+              {
+                pattern: JSON.stringify({
+                  dynamodb: { Keys: { pk: { S: [{ prefix: trigger.keyPrefix }] } } },
+                }),
+              },
+            ],
+          },
+        },
+        opts,
+      );
+    } else if (trigger.kind === "events-queue") {
+      ctx.queues.events.subscribe(fn(spec.id).arn, { batch: WORKER_SUBSCRIPTION });
+    } else if (trigger.kind === "schedule") {
+      new sst.aws.CronV2(
+        `${ctx.prefix}${spec.id}Schedule`,
+        { function: fn(spec.id), schedule: `rate(${trigger.rate})` },
+        opts,
+      );
+    }
+  }
+}
