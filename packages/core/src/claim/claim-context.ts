@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { PaymentRow } from "../ledger/ledger-items";
 
 /**
  * What the claim store must know about the request it is claiming for. Powertools calls the
@@ -15,8 +16,13 @@ export interface ClaimContext {
   sideEffectStarted: boolean;
   /** Whether the answer came from an earlier attempt (a replay). */
   replayed: boolean;
-  /** Reads the durable record before a takeover (Part 3, safeguard 2). */
+  /**
+   * Reads the durable record before a takeover (Part 3, safeguard 2): the dead owner may have got
+   * further than its claim says, and the work then starts from what the ledger holds.
+   */
   beforeTakeover?: () => Promise<void>;
+  /** The ledger row read before a takeover, when there is one. */
+  durableRow?: PaymentRow;
 }
 
 const storage = new AsyncLocalStorage<ClaimContext>();

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { documentClient } from "../aws/document-client";
+import { claimContext } from "../claim/claim-context";
 import { type PaymentRow, paymentKey } from "../ledger/ledger-items";
 import type { PaymentDeps } from "./payment-deps";
 import { Refusal } from "./payment-errors";
@@ -28,18 +29,25 @@ export async function placeDurableGuard(
   };
   if (process.env.EO_TEST_UNSAFE_NO_DURABLE_GUARD === "1")
     return { row: await branchX(deps, row), existing: false };
+  const taken = claimContext().durableRow;
+  if (taken) return answerFrom(taken.fingerprint, p, taken);
   const r = await deps.ledger.insertPending(row);
   if (r.inserted) return { row, existing: false };
   if (r.locator.state === "VOID")
     throw new Refusal("key-voided", "this key was voided by resolve; use a new key");
-  if (r.locator.fingerprint !== p.fingerprint) {
+  if (!r.payment) throw new Error(`locator for ${p.payment_id} names no payment row`);
+  return answerFrom(r.locator.fingerprint, p, r.payment);
+}
+
+// A row already there answers the request, unless it was made for another request with this key.
+function answerFrom(fingerprint: string | undefined, p: ChargePayload, row: PaymentRow) {
+  if (fingerprint !== p.fingerprint) {
     throw new Refusal(
       "fingerprint-mismatch",
       "this Idempotency-Key was used with a different request; nothing ran",
     );
   }
-  if (!r.payment) throw new Error(`locator for ${p.payment_id} names no payment row`);
-  return { row: r.payment, existing: true };
+  return { row, existing: true };
 }
 
 // Branch X (Part 4), a test-only switch: no locator and a random payment id, so that a test can

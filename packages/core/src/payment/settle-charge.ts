@@ -18,7 +18,13 @@ export async function settleCharge(
     reply.kind === "done"
       ? deps.ledger.move({ paymentId, to: "SUCCEEDED", set: { psp_charge: reply.id }, now, expected })
       : reply.kind === "declined"
-        ? deps.ledger.move({ paymentId, to: "FAILED", set: { decline_code: reply.declineCode }, now, expected })
+        ? deps.ledger.move({
+            paymentId,
+            to: "FAILED",
+            set: { decline_code: reply.declineCode },
+            now,
+            expected,
+          })
         : deps.ledger.move({ paymentId, to: "UNKNOWN", now, expected });
   const result = await move;
   const row = result.row ?? (await deps.ledger.getPayment(paymentId));

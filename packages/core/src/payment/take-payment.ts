@@ -6,7 +6,7 @@ import {
   makeIdempotent,
 } from "@aws-lambda-powertools/idempotency";
 import type { ClaimAnswer } from "../claim/claim-answer";
-import { claimContext, withClaimContext } from "../claim/claim-context";
+import { type ClaimContext, claimContext, withClaimContext } from "../claim/claim-context";
 import { ClaimLost } from "../claim/claim-table";
 import { chargeKeyOf, paymentIdOf, scopeOf } from "../ids/derive-ids";
 import type { PaymentDeps } from "./payment-deps";
@@ -65,13 +65,15 @@ export function makeTakePayment(deps: PaymentDeps): (input: TakePaymentInput) =>
       );
     }
     const payload = payloadOf(input, deadlineAt);
-    const ctx = {
+    const ctx: ClaimContext = {
       owner: randomUUID(),
       leaseUntil: input.arrivalMs + deps.config.deadlineMs,
       paymentId: payload.payment_id,
       sideEffectStarted: false,
       replayed: false,
-      beforeTakeover: async () => void (await deps.ledger.getPayment(payload.payment_id)),
+      beforeTakeover: async () => {
+        ctx.durableRow = await deps.ledger.getPayment(payload.payment_id);
+      },
     };
     try {
       const answer = (await withClaimContext(ctx, () => claimed(payload))) as ClaimAnswer;
