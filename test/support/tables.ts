@@ -1,9 +1,11 @@
-import { DynamoDBClient, ScanCommand } from "@aws-sdk/client-dynamodb";
+import { DynamoDBClient, QueryCommand, ScanCommand } from "@aws-sdk/client-dynamodb";
+import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { LOCAL_CREDENTIALS } from "../../packages/local/src/stack/regions";
 import type { LocalStack } from "../../packages/local/src/stack/start-stack";
 
 /** Every item of the primary Region's tables, for asserting that a refused request wrote nothing. */
 export async function snapshotTables(stack: LocalStack): Promise<Record<string, string[]>> {
+  await asyncQuiet(stack);
   const r = stack.emulators.regions.primary;
   const db = new DynamoDBClient({
     endpoint: stack.emulators.endpoints.dynamodb,
@@ -39,5 +41,47 @@ export async function eventually<T>(
     if (v !== undefined) return v;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Waits until the asynchronous half has nothing left to do (no outbox item, no message in the
+ * events queue), so that a snapshot sees only what the request under test wrote.
+ */
+export async function asyncQuiet(stack: LocalStack, timeoutMs = 15_000): Promise<void> {
+  const r = stack.emulators.regions.primary;
+  const where = {
+    endpoint: stack.emulators.endpoints.dynamodb,
+    region: r.region,
+    credentials: LOCAL_CREDENTIALS,
+  };
+  const db = new DynamoDBClient(where);
+  const sqs = new SQSClient({ ...where, endpoint: stack.emulators.endpoints.sqs });
+  try {
+    for (const until = Date.now() + timeoutMs; ; ) {
+      const outbox = await db.send(
+        new QueryCommand({
+          TableName: r.ledgerTable,
+          IndexName: "gsi1",
+          KeyConditionExpression: "gsi1pk = :outbox",
+          ExpressionAttributeValues: { ":outbox": { S: "OUTBOX" } },
+          Select: "COUNT",
+        }),
+      );
+      const { Attributes: q } = await sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: r.queues.events,
+          AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+        }),
+      );
+      const queued =
+        Number(q?.ApproximateNumberOfMessages ?? 0) + Number(q?.ApproximateNumberOfMessagesNotVisible ?? 0);
+      if ((outbox.Count ?? 0) === 0 && queued === 0) return;
+      if (Date.now() > until) throw new Error("the async path did not settle");
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  } finally {
+    db.destroy();
+    sqs.destroy();
   }
 }

@@ -95,7 +95,10 @@ export async function createQueues(endpoint: string, r: RegionResources): Promis
       QueueName: r.eventsQueue,
       Attributes: {
         FifoQueue: "true",
-        VisibilityTimeout: String(EVENTS_VISIBILITY_TIMEOUT_S),
+        // Tests shorten it (env EVENTS_VISIBILITY_TIMEOUT_S) so that a redelivery takes seconds.
+        VisibilityTimeout: String(
+          Number(process.env.EVENTS_VISIBILITY_TIMEOUT_S ?? EVENTS_VISIBILITY_TIMEOUT_S),
+        ),
         RedrivePolicy: JSON.stringify({
           deadLetterTargetArn: dlqArn.Attributes?.QueueArn,
           maxReceiveCount: EVENTS_MAX_RECEIVE_COUNT,

@@ -1,0 +1,29 @@
+import { finishIntents, type NotifyDeps, type NotifyReport } from "../notification/finish-intents";
+import { intentsOf } from "../notification/intent";
+import type { PaymentEvent } from "../outbox/payment-event";
+import type { Inbox } from "./dynamo-inbox";
+import { crashIfArmed } from "./injected-crash";
+
+/** What the worker runs on. */
+export interface WorkerDeps extends NotifyDeps {
+  inbox: Inbox;
+}
+
+/** What handling one delivery came to. */
+export interface EventOutcome extends NotifyReport {
+  /** The inbox already held the event: the credit was skipped (a duplicate dropped by the inbox). */
+  duplicate: boolean;
+}
+
+/**
+ * Handles one delivery of an event: the transaction (inbox, credit, balance shard, intents), then the
+ * notification step, which also runs for a duplicate, because "ready means notified" (Part 7, Branch R):
+ * a worker that committed and died before sending left intents PENDING for this run to finish.
+ */
+export async function handleEvent(deps: WorkerDeps, event: PaymentEvent): Promise<EventOutcome> {
+  const now = deps.clock.now();
+  const applied = await deps.inbox.applyOnce(event, intentsOf(event, now), now);
+  if (applied === "applied") crashIfArmed("worker_crash_after_commit");
+  const report = await finishIntents(deps, event);
+  return { duplicate: applied === "duplicate", ...report };
+}

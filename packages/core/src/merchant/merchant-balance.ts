@@ -1,0 +1,110 @@
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { merchantShardPk } from "./balance-shards";
+
+/** A merchant's balance summed over its shards: per currency, and as one number when there is one currency. */
+export interface MerchantBalance {
+  /** The balance in minor units when every credit is in one currency (0 with no credits), else null. */
+  balance: number | null;
+  /** The count of credit records. */
+  credits: number;
+  balances: Record<string, number>;
+}
+
+/** One credit record, as the worker wrote it beside its shard's balance item. */
+export interface CreditRecord {
+  event_id: string;
+  payment_id: string;
+  merchant_id: string;
+  amount: number;
+  currency: string;
+  applied_at: number;
+}
+
+/** Reads the sharded balance items and counts the credit records of every shard, in parallel. */
+export async function readMerchantBalance(
+  db: DynamoDBDocumentClient,
+  table: string,
+  merchantId: string,
+  shards: number,
+): Promise<MerchantBalance> {
+  const parts = await Promise.all(
+    Array.from({ length: shards }, (_, s) => readShard(db, table, merchantShardPk(merchantId, s))),
+  );
+  const balances: Record<string, number> = {};
+  let credits = 0;
+  for (const part of parts) {
+    credits += part.credits;
+    for (const [currency, amount] of Object.entries(part.balances)) {
+      balances[currency] = (balances[currency] ?? 0) + amount;
+    }
+  }
+  const currencies = Object.keys(balances);
+  const balance =
+    currencies.length === 0 ? 0 : currencies.length === 1 ? (balances[currencies[0] as string] ?? 0) : null;
+  return { balance, credits, balances };
+}
+
+/** Lists a merchant's credit records over every shard, oldest application first (for audits and tests). */
+export async function listCredits(
+  db: DynamoDBDocumentClient,
+  table: string,
+  merchantId: string,
+  shards: number,
+): Promise<CreditRecord[]> {
+  const pages = await Promise.all(
+    Array.from({ length: shards }, (_, s) => queryAll(db, table, merchantShardPk(merchantId, s))),
+  );
+  return (pages.flat() as unknown as CreditRecord[]).sort((a, b) => a.applied_at - b.applied_at);
+}
+
+async function readShard(db: DynamoDBDocumentClient, table: string, pk: string) {
+  const [item, credits] = await Promise.all([
+    db.send(new GetCommand({ TableName: table, Key: { pk, sk: "BALANCE" }, ConsistentRead: true })),
+    countCredits(db, table, pk),
+  ]);
+  const balances: Record<string, number> = {};
+  for (const [name, value] of Object.entries(item.Item ?? {})) {
+    if (name.startsWith("balance_") && typeof value === "number")
+      balances[name.slice("balance_".length)] = value;
+  }
+  return { balances, credits };
+}
+
+async function countCredits(db: DynamoDBDocumentClient, table: string, pk: string): Promise<number> {
+  let count = 0;
+  for await (const page of creditPages(db, table, pk, "COUNT")) count += page.Count ?? 0;
+  return count;
+}
+
+async function queryAll(
+  db: DynamoDBDocumentClient,
+  table: string,
+  pk: string,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for await (const page of creditPages(db, table, pk, "ALL_ATTRIBUTES")) items.push(...(page.Items ?? []));
+  return items;
+}
+
+async function* creditPages(
+  db: DynamoDBDocumentClient,
+  table: string,
+  pk: string,
+  select: "COUNT" | "ALL_ATTRIBUTES",
+) {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :credit)",
+        ExpressionAttributeValues: { ":pk": pk, ":credit": "CREDIT#" },
+        Select: select,
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    yield page;
+    start = page.LastEvaluatedKey;
+  } while (start);
+}

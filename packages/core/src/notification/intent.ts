@@ -1,0 +1,73 @@
+import type { PaymentEvent } from "../outbox/payment-event";
+
+/** The channels a payment is announced on. */
+export type Channel = "push" | "email";
+/** Every channel, in the order the notification step finishes them. */
+export const CHANNELS: readonly Channel[] = ["push", "email"];
+
+/** PENDING until sent (or deliberately not sent: a logical duplicate, a capped user, no device); then final. */
+export type IntentState = "PENDING" | "SENT" | "SUPPRESSED";
+
+/** A notification intent: written with the credit, so that "should I send?" has a durable answer (Part 7). */
+export interface NotificationIntent {
+  event_id: string;
+  channel: Channel;
+  state: IntentState;
+  payment_id: string;
+  caller: string;
+  /** What a repeat replaces on the phone: the thing announced, the payment (contract: the push replace id). */
+  replace_id: string;
+  title: string;
+  body: string;
+  /** The buyer's address, for the email channel. */
+  to?: string;
+  /** The logical-dedup business key: the same buyer, merchant, amount and currency. */
+  dedup_key: string;
+  created_at: number;
+  finished_at?: number;
+  reason?: string;
+}
+
+/** The key of the intent for (event, channel): one intent per channel per event, never two. */
+export const intentKey = (eventId: string, channel: Channel) => ({ pk: `INTENT#${eventId}`, sk: channel });
+
+/** The intents a payment event announces: a push always, an email when the buyer's token carried an address. */
+export function intentsOf(event: PaymentEvent, now: number): NotificationIntent[] {
+  const money = formatMoney(event.amount, event.currency);
+  const base = {
+    event_id: event.event_id,
+    state: "PENDING" as const,
+    payment_id: event.payment_id,
+    caller: event.caller,
+    replace_id: event.payment_id,
+    dedup_key: `${event.merchant_id}:${event.amount}:${event.currency}`,
+    created_at: now,
+  };
+  const push: NotificationIntent = {
+    ...base,
+    channel: "push",
+    title: "Payment successful",
+    body: `You paid ${money} to ${event.merchant_id}.`,
+  };
+  if (!event.email) return [push];
+  const email: NotificationIntent = {
+    ...base,
+    channel: "email",
+    to: event.email,
+    title: `Your receipt for payment ${event.payment_id}`,
+    body: [
+      `You paid ${money} to ${event.merchant_id}.`,
+      "",
+      `Payment id: ${event.payment_id}`,
+      `Paid at: ${new Date(event.occurred_at).toISOString()}`,
+    ].join("\n"),
+  };
+  return [push, email];
+}
+
+/** Minor units as the currency writes them (e.g. 3000 USD → "$30.00", 500 JPY → "¥500"). */
+export function formatMoney(amount: number, currency: string): string {
+  const f = new Intl.NumberFormat("en-US", { style: "currency", currency });
+  const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
+  return f.format(amount / 10 ** digits);
+}

@@ -1,0 +1,33 @@
+import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import type { PaymentEvent } from "./payment-event";
+
+/** Where the relay and the sweep send events. */
+export interface EventPublisher {
+  /** Sends one event; the answer is the queue's message id (a repeat inside the dedup window gets the first one's). */
+  publish(event: PaymentEvent): Promise<{ messageId: string }>;
+}
+
+/**
+ * The SQS FIFO queue: the dedup id is the event id stored in the outbox item, never one made up at send time,
+ * and the group is the merchant, so that one merchant's events are applied in order (Part 6).
+ */
+export class SqsEventPublisher implements EventPublisher {
+  constructor(
+    private readonly sqs: SQSClient,
+    private readonly queueUrl: string,
+  ) {
+    if (!queueUrl) throw new Error("EVENTS_QUEUE_URL is not set: the relay has nowhere to send");
+  }
+
+  async publish(event: PaymentEvent): Promise<{ messageId: string }> {
+    const out = await this.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: this.queueUrl,
+        MessageBody: JSON.stringify(event),
+        MessageDeduplicationId: event.event_id,
+        MessageGroupId: event.merchant_id,
+      }),
+    );
+    return { messageId: out.MessageId ?? "" };
+  }
+}

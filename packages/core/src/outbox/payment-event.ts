@@ -1,0 +1,62 @@
+import type { OutboxItem } from "../ledger/ledger-items";
+
+/**
+ * The queue message the relay sends for an outbox item. It carries the item's facts and nothing of the send
+ * itself (no attempt count, no send time), so that every re-send is the same message (Part 6).
+ */
+export interface PaymentEvent {
+  event_id: string;
+  type: "payment.succeeded";
+  payment_id: string;
+  merchant_id: string;
+  caller: string;
+  email?: string;
+  amount: number;
+  currency: string;
+  /** When the payment succeeded: the outbox item's created_at, the same on every re-send. */
+  occurred_at: number;
+}
+
+/** A message the worker cannot read; it fails on every delivery and ends in the DLQ. */
+export class UnreadableEvent extends Error {
+  constructor(detail: string) {
+    super(`unreadable event: ${detail}`);
+    this.name = "UnreadableEvent";
+  }
+}
+
+/** The event for an outbox item, built only from what the item stores. */
+export function eventOfOutbox(item: OutboxItem): PaymentEvent {
+  return {
+    event_id: item.event_id,
+    type: item.type,
+    payment_id: item.payment_id,
+    merchant_id: item.merchant_id,
+    caller: item.caller,
+    ...(item.email ? { email: item.email } : {}),
+    amount: item.amount,
+    currency: item.currency,
+    occurred_at: item.created_at,
+  };
+}
+
+/** Parses and checks a message body; anything else is unreadable. */
+export function parsePaymentEvent(body: string): PaymentEvent {
+  let o: Record<string, unknown>;
+  try {
+    o = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    throw new UnreadableEvent("the body is not JSON");
+  }
+  if (typeof o !== "object" || o === null) throw new UnreadableEvent("the body is not a JSON object");
+  if (o.type !== "payment.succeeded") throw new UnreadableEvent(`unknown type ${String(o.type)}`);
+  for (const field of ["event_id", "payment_id", "merchant_id", "caller", "currency"]) {
+    if (typeof o[field] !== "string" || o[field] === "") throw new UnreadableEvent(`${field} is missing`);
+  }
+  if (!Number.isInteger(o.amount) || (o.amount as number) <= 0)
+    throw new UnreadableEvent("amount is not a positive integer");
+  if (typeof o.occurred_at !== "number") throw new UnreadableEvent("occurred_at is missing");
+  if (o.email !== undefined && typeof o.email !== "string")
+    throw new UnreadableEvent("email is not a string");
+  return o as unknown as PaymentEvent;
+}

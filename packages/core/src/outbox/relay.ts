@@ -1,0 +1,69 @@
+import type { Clock } from "../clock/clock";
+import { crashIfArmed } from "../inbox/injected-crash";
+import type { OutboxItem } from "../ledger/ledger-items";
+import type { EventPublisher } from "./event-publisher";
+import type { OutboxStore } from "./outbox-store";
+import { eventOfOutbox } from "./payment-event";
+
+/** What the relay and the sweep run on. */
+export interface RelayDeps {
+  publisher: EventPublisher;
+  outbox: OutboxStore;
+  clock: Clock;
+}
+
+/** What a sweep pass did. */
+export interface SweepReport {
+  examined: number;
+  resent: number;
+  failed: number;
+  /** Items left for the next pass because an older item of the same merchant failed (order is per merchant). */
+  held: number;
+}
+
+/**
+ * Publishes each new outbox item, then deletes it (the relay of Part 6: publish, delete). The first failure
+ * throws, leaving that item and the rest for the retried batch; items already published are simply sent again
+ * with the same id, which the queue's window or the worker's inbox drops.
+ */
+export async function relayOutbox(deps: RelayDeps, items: OutboxItem[]): Promise<{ published: string[] }> {
+  const published: string[] = [];
+  for (const item of items) {
+    await relayOne(deps, item);
+    published.push(item.event_id);
+  }
+  return { published };
+}
+
+/**
+ * Re-sends outbox items older than `olderThanMs` (the stream lost or trimmed them, or the relay gave up), with
+ * the id stored in each; once one of a merchant's items fails, that merchant's later items wait for the next pass.
+ */
+export async function sweepOutbox(
+  deps: RelayDeps,
+  opts: { olderThanMs: number; limit: number },
+): Promise<SweepReport> {
+  const items = await deps.outbox.listOlderThan(deps.clock.now() - opts.olderThanMs, opts.limit);
+  const report: SweepReport = { examined: items.length, resent: 0, failed: 0, held: 0 };
+  const blocked = new Set<string>();
+  for (const item of items) {
+    if (blocked.has(item.merchant_id)) {
+      report.held += 1;
+      continue;
+    }
+    try {
+      await relayOne(deps, item);
+      report.resent += 1;
+    } catch {
+      report.failed += 1;
+      blocked.add(item.merchant_id);
+    }
+  }
+  return report;
+}
+
+async function relayOne(deps: RelayDeps, item: OutboxItem): Promise<void> {
+  await deps.publisher.publish(eventOfOutbox(item));
+  crashIfArmed("relay_crash_after_publish");
+  await deps.outbox.remove(item.event_id);
+}

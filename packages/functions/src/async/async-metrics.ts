@@ -1,0 +1,31 @@
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
+import type { MiddlewareObj } from "@middy/core";
+import { metrics } from "../shared/observability";
+
+/** The async path's Powertools metric names: what an operator alarms on. */
+export const AsyncMetric = {
+  /** Deliveries whose event the inbox already held: the credit was skipped. */
+  InboxDuplicatesDropped: "InboxDuplicatesDropped",
+  /** Intents a redelivery found PENDING and finished ("ready means notified"). */
+  NotificationsFinishedByRedelivery: "NotificationsFinishedByRedelivery",
+  /** Events that failed their last receive: SQS moves them to the DLQ next. */
+  DlqArrivals: "DlqArrivals",
+  OutboxEventsRelayed: "OutboxEventsRelayed",
+  OutboxItemsSwept: "OutboxItemsSwept",
+  LogicalDuplicatesDropped: "LogicalDuplicatesDropped",
+  NotificationsOverUserCap: "NotificationsOverUserCap",
+  DedupStoreFailedOpen: "DedupStoreFailedOpen",
+} as const;
+
+/** Adds `n` to a count metric; zero adds nothing, so that quiet invocations publish nothing. */
+export function countMetric(name: (typeof AsyncMetric)[keyof typeof AsyncMetric], n = 1): void {
+  if (n > 0) metrics.addMetric(name, MetricUnit.Count, n);
+}
+
+/** Publishes what the invocation counted, if anything (Powertools warns about an empty flush). */
+export function publishCountedMetrics(): MiddlewareObj {
+  const flush = async () => {
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  };
+  return { after: flush, onError: flush };
+}

@@ -1,0 +1,71 @@
+import { processPartialResponse, SqsFifoPartialProcessorAsync } from "@aws-lambda-powertools/batch";
+import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
+import {
+  type EventOutcome,
+  handleEvent,
+  InjectedCrash,
+  maxReceiveCount,
+  parsePaymentEvent,
+  workerDeps,
+} from "@eo/core";
+import middy from "@middy/core";
+import type { Context, SQSEvent, SQSRecord } from "aws-lambda";
+import { AsyncMetric, countMetric, publishCountedMetrics } from "../async/async-metrics";
+import { logger } from "../shared/observability";
+
+/** One delivery: the inbox transaction, then the notification step; a throw leaves the message for redelivery. */
+async function processRecord(record: SQSRecord): Promise<void> {
+  try {
+    const outcome = await handleEvent(workerDeps(), parsePaymentEvent(record.body));
+    countOutcome(outcome);
+  } catch (err) {
+    const receives = Number(record.attributes.ApproximateReceiveCount ?? 1);
+    const last = receives >= maxReceiveCount();
+    // SQS moves a message to the DLQ instead of delivering it again once it was received maxReceiveCount times.
+    if (last) countMetric(AsyncMetric.DlqArrivals);
+    const details = {
+      message_id: record.messageId,
+      group: record.attributes.MessageGroupId,
+      receives,
+      error: err as Error,
+    };
+    if (last) logger.error("event failed its last delivery; it goes to the DLQ", details);
+    // An injected crash is a drill, not a fault to page anyone about.
+    else if (err instanceof InjectedCrash)
+      logger.warn("injected crash; the event will be redelivered", details);
+    else logger.error("event failed; it will be redelivered", details);
+    throw err;
+  }
+}
+
+function countOutcome(o: EventOutcome): void {
+  if (o.duplicate) {
+    countMetric(AsyncMetric.InboxDuplicatesDropped);
+    countMetric(AsyncMetric.NotificationsFinishedByRedelivery, o.sent.length + o.suppressed.length);
+  }
+  countMetric(
+    AsyncMetric.LogicalDuplicatesDropped,
+    o.suppressed.filter((s) => s.reason === "logical-duplicate").length,
+  );
+  countMetric(
+    AsyncMetric.NotificationsOverUserCap,
+    o.suppressed.filter((s) => s.reason === "user-cap").length,
+  );
+  countMetric(AsyncMetric.DedupStoreFailedOpen, o.failedOpen);
+}
+
+/**
+ * The worker on the events FIFO queue, with partial batch failures: a failed event fails the rest of its
+ * merchant's group in this batch (order within a merchant) while other merchants' events go on.
+ */
+export const handler = middy((event: SQSEvent, context: Context) => {
+  // A processor per invocation: it holds the batch's state, and the local runtime runs batches side by side.
+  const processor = new SqsFifoPartialProcessorAsync();
+  return processPartialResponse(event, processRecord, processor, {
+    context,
+    skipGroupOnError: true,
+    throwOnFullBatchFailure: false,
+  });
+})
+  .use(injectLambdaContext(logger))
+  .use(publishCountedMetrics());

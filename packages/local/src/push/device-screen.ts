@@ -1,0 +1,43 @@
+/** One notification on a phone's screen, as the contract shows it. */
+export interface ShownNotification {
+  replace_id: string | null;
+  title: string;
+  body: string;
+}
+
+/** One push as the phone receives it. */
+export interface Delivery {
+  replaceId?: string;
+  title: string;
+  body: string;
+}
+
+/**
+ * A phone's notification screen: a push with the collapse id (APNs `apns-collapse-id`, FCM `tag`) of one
+ * already shown replaces it and moves to the top; any other push stacks. Every push raises an alert.
+ */
+export class DeviceScreen {
+  private readonly shown: ShownNotification[] = [];
+  private alerts = 0;
+
+  deliver(d: Delivery): void {
+    this.alerts += 1;
+    const replaced = d.replaceId ? this.shown.findIndex((s) => s.replace_id === d.replaceId) : -1;
+    if (replaced >= 0) this.shown.splice(replaced, 1);
+    this.shown.unshift({ replace_id: d.replaceId ?? null, title: d.title, body: d.body });
+  }
+
+  /** Newest first, and the number of alerts raised. */
+  view(): { shown: ShownNotification[]; alerts: number } {
+    return { shown: this.shown.map((s) => ({ ...s })), alerts: this.alerts };
+  }
+}
+
+/** Merges several devices' screens into the caller's view (one device: its screen as is). */
+export function mergeScreens(views: Array<{ shown: ShownNotification[]; alerts: number }>) {
+  return {
+    shown: views.flatMap((v) => v.shown),
+    alerts: views.reduce((n, v) => n + v.alerts, 0),
+    devices: views.length,
+  };
+}
