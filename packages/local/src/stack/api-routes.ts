@@ -1,45 +1,22 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { handlers } from "../../../../stacks/handlers";
 import type { HttpHandler, Route } from "../runtime/http-front";
 
-const load = (mod: Promise<{ handler: unknown }>) => async () => (await mod).handler as HttpHandler;
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
 
-/** The contract's API routes, each on the same handler module that Lambda runs in AWS. */
+/**
+ * The contract's API routes, read from the same manifest the SST stacks deploy (stacks/handlers.ts),
+ * each on the handler module that Lambda runs in AWS: one list, no second copy.
+ */
 export function apiRoutes(): Route[] {
-  return [
-    {
-      method: "POST",
-      path: "/payments",
-      functionName: "create-payment",
-      auth: true,
-      load: () => load(import("@eo/functions/http/create-payment"))(),
-    },
-    {
-      method: "POST",
-      path: "/payments/resolve",
-      functionName: "resolve-payment",
-      auth: true,
-      load: () => load(import("@eo/functions/http/resolve-payment"))(),
-    },
-    {
-      method: "GET",
-      path: "/payments/{payment_id}",
-      functionName: "get-payment",
-      auth: true,
-      load: () => load(import("@eo/functions/http/get-payment"))(),
-    },
-    {
-      method: "POST",
-      path: "/payments/{payment_id}/cancel",
-      functionName: "cancel-payment",
-      auth: true,
-      load: () => load(import("@eo/functions/http/cancel-payment"))(),
-    },
-    // The PSP cannot hold our JWT: its webhook is authenticated by the HMAC signature instead.
-    {
-      method: "POST",
-      path: "/webhooks/psp",
-      functionName: "psp-webhook",
-      auth: false,
-      load: () => load(import("@eo/functions/http/psp-webhook"))(),
-    },
-  ];
+  return handlers.flatMap((spec) => {
+    if (spec.trigger.kind !== "http") return [];
+    const [method = "", path = ""] = spec.trigger.route.split(" ");
+    const dot = spec.handler.lastIndexOf(".");
+    const file = pathToFileURL(join(repoRoot, `${spec.handler.slice(0, dot)}.ts`)).href;
+    const exported = spec.handler.slice(dot + 1);
+    const load = async () => (await import(file))[exported] as HttpHandler;
+    return [{ method, path, functionName: spec.id, auth: spec.trigger.auth === "jwt", load }];
+  });
 }

@@ -7,7 +7,7 @@ import { startSqsPoller } from "../pollers/sqs-poller";
 import type { DiscardedRecords } from "../pollers/stream-delivery";
 import { startStreamPoller } from "../pollers/stream-poller";
 import { type PushProvider, startPushProvider } from "../push/push-provider";
-import type { HttpHandler, Route } from "../runtime/http-front";
+import type { Route } from "../runtime/http-front";
 import { EVENTS_MAX_RECEIVE_COUNT, EVENTS_VISIBILITY_TIMEOUT_S } from "./create-resources";
 import type { LocalRouteSources } from "./local-routes";
 import { LOCAL_CREDENTIALS } from "./regions";
@@ -69,7 +69,7 @@ export async function startAsyncHalf(input: AsyncHalfInput): Promise<AsyncHalf> 
     const pollers = await startPollers(input.emulators, visibilityS);
     stops.push(...pollers.map((p) => () => p.stop()));
     return {
-      routes: [deviceRoute()],
+      routes: [],
       localRoutes: inspectionRoutes(push),
       jobs: { sweeps: { everyMs: input.sweepsEveryMs > 0 ? input.sweepsEveryMs : NEVER, run: runSweeps } },
       healthy: () => ({
@@ -143,11 +143,6 @@ async function reportRelayFailure(emu: Emulators, info: DiscardedRecords): Promi
 
 async function runSweeps(): Promise<unknown> {
   return (await import("@eo/functions/cron/sweeps")).handler();
-}
-
-function deviceRoute(): Route {
-  const load = async () => (await import("@eo/functions/http/register-device")).handler as HttpHandler;
-  return { method: "POST", path: "/devices", functionName: "register-device", auth: true, load };
 }
 
 /** `GET /_local/devices/{caller}` (the phone's screen) and `GET /_local/merchants/{merchant_id}`. */
