@@ -69,7 +69,7 @@ describe("the webhook and the resolver race", () => {
     const { paymentId } = await tapWithLostReply(true);
     const t = tablesOf(stack());
     // act
-    for (let i = 0; i < 100 && (await t.payment(paymentId))?.state !== "SUCCEEDED"; i++)
+    for (let i = 0; i < 200 && (await t.payment(paymentId))?.state !== "SUCCEEDED"; i++)
       await new Promise((r) => setTimeout(r, 50));
     const resolver = await api().local("POST", "/run/resolver");
     // assess

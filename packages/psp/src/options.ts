@@ -20,6 +20,8 @@ export interface WebhookRetry {
   baseMs: number;
   maxMs: number;
   maxAttempts: number;
+  /** How long after the event the first delivery goes out (a real PSP's events arrive a little after its reply). */
+  firstMs?: number;
 }
 
 /** Requests per second allowed per account and per (account, endpoint). */

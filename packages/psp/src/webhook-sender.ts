@@ -82,7 +82,10 @@ class RetryingSender implements WebhookSender {
 
   send(event: PspEvent): void {
     // The body is fixed once: every attempt carries the same event id and bytes, only the signature changes.
-    this.attempt(event, JSON.stringify(event), 1);
+    const body = JSON.stringify(event);
+    const first = this.opts.retry.firstMs ?? 0;
+    if (first > 0) this.later(first, () => this.attempt(event, body, 1));
+    else this.attempt(event, body, 1);
   }
 
   setUrl(url: string | undefined): void {
@@ -122,13 +125,14 @@ class RetryingSender implements WebhookSender {
   }
 
   private schedule(event: PspEvent, body: string, next: number): void {
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(timer);
-        this.attempt(event, body, next);
-      },
-      backoffMs(this.opts.retry, next - 1),
-    );
+    this.later(backoffMs(this.opts.retry, next - 1), () => this.attempt(event, body, next));
+  }
+
+  private later(ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
     this.timers.add(timer);
   }
 }

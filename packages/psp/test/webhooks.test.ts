@@ -26,6 +26,17 @@ async function setup(statuses: number[], retry = FAST_RETRY) {
 const events = (r: WebhookReceiver) => r.received.map((w) => JSON.parse(w.rawBody) as PspEvent);
 
 describe("webhooks", () => {
+  it("go out a little after the reply when a first delay is set", async () => {
+    const { psp, receiver } = await setup([], { ...FAST_RETRY, firstMs: 300 });
+
+    await call(psp.url, "POST", "/v1/charges", { key: "k1", json: chargeBody() });
+    await pause(150);
+    const early = receiver.received.length;
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 3000, interval: 10 });
+
+    expect(early).toBe(0);
+  });
+
   it("are retried until acknowledged, with the same event id and a valid signature each time", async () => {
     const { psp, receiver, clock } = await setup([500, 500, 200]);
 

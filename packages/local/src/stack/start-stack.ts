@@ -18,6 +18,8 @@ export interface StackOptions {
   resolverEveryMs?: number;
   sweepsEveryMs?: number;
   webhookRetryBaseMs?: number;
+  /** How long after a charge the PSP's webhook first goes out (default 2 s, env PSP_WEBHOOK_DELAY_MS). */
+  webhookDelayMs?: number;
   /** Overrides for the fake PSP, e.g. higher rate limits for a benchmark. */
   psp?: Pick<FakePspOptions, "rateLimits">;
   /** Whether to start the relay, worker and push provider (on by default; a benchmark of the API turns it off). */
@@ -59,7 +61,13 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
       port: opts.ports?.psp ?? envPort("PSP_PORT") ?? 0,
       webhookUrl: `${apiUrl}/webhooks/psp`,
       webhookSecret: process.env.PSP_WEBHOOK_SECRET ?? "whsec_local",
-      webhookRetry: { baseMs: opts.webhookRetryBaseMs ?? 500, maxMs: 30_000, maxAttempts: 50 },
+      webhookRetry: {
+        baseMs: opts.webhookRetryBaseMs ?? 500,
+        maxMs: 30_000,
+        maxAttempts: 50,
+        // The PSP's event arrives a little after its reply, as in the seed's trace (webhook after the retry).
+        firstMs: opts.webhookDelayMs ?? Number(process.env.PSP_WEBHOOK_DELAY_MS ?? 2_000),
+      },
       ...opts.psp,
     });
     stops.push(() => psp.stop());
