@@ -24,6 +24,8 @@ export interface InfraConfig {
   production: boolean;
   regions: Regions;
   claimMode: ClaimMode;
+  /** The Region that takes writes and relays (ACTIVE_REGION); the other stays passive until promoted. */
+  activeRegion: "primary" | "standby";
   jwt: { issuer: string; audience: string };
   /** The SES identity: an email address, or a domain (then its DNS records go to Route 53). */
   emailSender: string;
@@ -70,6 +72,10 @@ export function readConfig(stage: string, env: NodeJS.ProcessEnv = process.env):
   if (claimMode !== "home" && claimMode !== "mrsc") {
     throw new Error(`CLAIM_MODE must be "home" or "mrsc", not "${claimMode}"`);
   }
+  const activeRegion = env.ACTIVE_REGION || "primary";
+  if (activeRegion !== "primary" && activeRegion !== "standby") {
+    throw new Error(`ACTIVE_REGION must be "primary" or "standby", not "${activeRegion}"`);
+  }
   const issuer = env.JWT_ISSUER;
   if (!issuer || !/^https:\/\/\S+$/.test(issuer)) {
     throw new Error(
@@ -87,6 +93,7 @@ export function readConfig(stage: string, env: NodeJS.ProcessEnv = process.env):
     production,
     regions: readRegions(env),
     claimMode,
+    activeRegion,
     jwt: { issuer, audience: env.JWT_AUDIENCE || "payments-api" },
     emailSender,
     emailFrom: emailSender.includes("@") ? emailSender : `receipts@${emailSender}`,

@@ -76,6 +76,7 @@ function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<stri
     PUSH_FCM_APP_ARN: pushEmail.fcm.arn,
     EMAIL_FROM: pushEmail.emailFrom,
     REGION_ROLE: ctx.role,
+    REGION_ACTIVE: String(ctx.role === config.activeRegion),
   };
 }
 

@@ -1,11 +1,17 @@
 import { manualClock } from "@eo/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type FakePsp, type PspEvent, startFakePsp, verifyWebhookSignature } from "../src/index";
+import {
+  type FakePsp,
+  type PspEvent,
+  startFakePsp,
+  verifyWebhookSignature,
+  type WebhookRetry,
+} from "../src/index";
 import { type ChargeJson, call, chargeBody } from "./http-client";
 import { pause, startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver";
 
 const SECRET = "whsec_test";
-const FAST_RETRY = { baseMs: 20, maxMs: 200, maxAttempts: 10 };
+const FAST_RETRY: WebhookRetry = { baseMs: 20, maxMs: 200, maxAttempts: 10 };
 let psp: FakePsp | undefined;
 let receiver: WebhookReceiver | undefined;
 

@@ -44,6 +44,7 @@ export const CONTRACT = {
     "PUSH_FCM_APP_ARN",
     "EMAIL_FROM",
     "REGION_ROLE",
+    "REGION_ACTIVE",
   ],
   tunables: { DEADLINE_MS: "5000", KEY_WINDOW_S: "3600", RESOLVER_RATE_PER_S: "10" },
 } as const;
@@ -237,6 +238,9 @@ export const handlersDeployed: Invariant = {
           if (!env[name]) out.push(`${role}: ${h.id} has no ${name}`);
         }
         if (env.REGION_ROLE !== role) out.push(`${role}: ${h.id} has REGION_ROLE=${env.REGION_ROLE}`);
+        // One active Region at a time (the home-Region rule): by default the primary.
+        if (env.REGION_ACTIVE !== String(role === "primary"))
+          out.push(`${role}: ${h.id} has REGION_ACTIVE=${env.REGION_ACTIVE}`);
         if (env.CLAIM_MODE !== v.expected.claimMode)
           out.push(`${role}: ${h.id} has CLAIM_MODE=${env.CLAIM_MODE}`);
         for (const [k, want] of Object.entries(CONTRACT.tunables)) {

@@ -5,6 +5,11 @@ export type ClaimMode = "home" | "mrsc";
 export interface AppConfig {
   region: string;
   regionRole: "primary" | "standby";
+  /**
+   * Whether this Region takes writes and runs the relay, resolver and sweeps. One Region is active at a
+   * time (the home-Region rule, Part 9); the standby stays passive until it is promoted.
+   */
+  regionActive: boolean;
   claimTable: string;
   ledgerTable: string;
   consumerTable: string;
@@ -31,6 +36,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     region: env.AWS_REGION ?? "us-east-1",
     regionRole: env.REGION_ROLE === "standby" ? "standby" : "primary",
+    regionActive: isRegionActive(env),
     claimTable: env.CLAIM_TABLE ?? "claims",
     ledgerTable: env.LEDGER_TABLE ?? "ledger",
     consumerTable: env.CONSUMER_TABLE ?? "consumer",
@@ -60,4 +66,9 @@ function num(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name}=${raw} must be a positive number`);
   return n;
+}
+
+/** Whether this Region is the active one (env REGION_ACTIVE, "true" unless set to "false"). */
+export function isRegionActive(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.REGION_ACTIVE !== "false";
 }

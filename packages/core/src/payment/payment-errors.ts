@@ -9,7 +9,8 @@ export type RefusalKind =
   | "not-found"
   | "invalid-state"
   | "unauthorized"
-  | "psp-unavailable";
+  | "psp-unavailable"
+  | "region-passive";
 
 /** A refusal with a detail that tells the caller what to fix. */
 export class Refusal extends Error {

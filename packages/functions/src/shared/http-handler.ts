@@ -1,5 +1,5 @@
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
-import { findRefusal, Refusal } from "@eo/core";
+import { findRefusal, isRegionActive, Refusal } from "@eo/core";
 import middy from "@middy/core";
 import type {
   APIGatewayProxyEventV2WithJWTAuthorizer,
@@ -20,6 +20,7 @@ export interface Answer {
 export function httpHandler(name: string, operation: (event: ApiEvent, context: Context) => Promise<Answer>) {
   return middy(async (event: ApiEvent, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     try {
+      refuseWritesWhenPassive(event);
       const a = await operation(event, context);
       return {
         statusCode: a.status,
@@ -50,4 +51,14 @@ export function emailOf(event: ApiEvent): string | undefined {
 export function bodyOf(event: ApiEvent): string | undefined {
   if (event.body === undefined) return undefined;
   return event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
+}
+
+// A passive standby takes no writes: a claim made there during replication lag would not be seen by
+// the active Region's (Part 9, branch F2). Reads from the replica are fine.
+function refuseWritesWhenPassive(event: ApiEvent): void {
+  if (event.requestContext.http?.method === "GET" || isRegionActive()) return;
+  throw new Refusal(
+    "region-passive",
+    "this Region is the passive standby; send requests to the active Region",
+  );
 }

@@ -12,6 +12,7 @@ const STATUS: Record<RefusalKind, number> = {
   "fingerprint-mismatch": 422,
   "deadline-passed": 503,
   "psp-unavailable": 503,
+  "region-passive": 503,
 };
 
 const TITLE: Record<RefusalKind, string> = {
@@ -25,6 +26,7 @@ const TITLE: Record<RefusalKind, string> = {
   "fingerprint-mismatch": "Key Reused With A Different Request",
   "deadline-passed": "Deadline Passed",
   "psp-unavailable": "Payment Processor Unavailable",
+  "region-passive": "Region Is Standby",
 };
 
 export const PROBLEM_BASE = "https://effectively-once.dev/problems/";

@@ -1,5 +1,5 @@
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
-import { type OutboxItem, outboxItemFromImage, relayDeps, relayOutbox } from "@eo/core";
+import { isRegionActive, type OutboxItem, outboxItemFromImage, relayDeps, relayOutbox } from "@eo/core";
 import middy from "@middy/core";
 import type { DynamoDBStreamEvent } from "aws-lambda";
 import { AsyncMetric, countMetric, publishCountedMetrics } from "../async/async-metrics";
@@ -13,7 +13,9 @@ export const handler = middy(async (event: DynamoDBStreamEvent): Promise<void> =
   const items = event.Records.filter((r) => r.eventName === "INSERT")
     .map((r) => outboxItemFromImage(r.dynamodb?.NewImage as Parameters<typeof outboxItemFromImage>[0]))
     .filter((item): item is OutboxItem => item !== undefined);
-  if (items.length === 0) return;
+  // The passive standby sees the replicated outbox too; only the active Region relays it (a promoted
+  // standby's sweep re-sends what was left, with the same event ids).
+  if (items.length === 0 || !isRegionActive()) return;
   try {
     const { published } = await relayOutbox(relayDeps(), items);
     countMetric(AsyncMetric.OutboxEventsRelayed, published.length);
