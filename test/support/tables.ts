@@ -45,8 +45,8 @@ export async function eventually<T>(
 }
 
 /**
- * Waits until the asynchronous half has nothing left to do (no outbox item, no message in the
- * events queue), so that a snapshot sees only what the request under test wrote.
+ * Waits until the asynchronous half has nothing left to do (no PSP webhook on its way, no outbox
+ * item, no message in the events queue), so that a snapshot sees only what the request under test wrote.
  */
 export async function asyncQuiet(stack: LocalStack, timeoutMs = 15_000): Promise<void> {
   const r = stack.emulators.regions.primary;
@@ -76,7 +76,7 @@ export async function asyncQuiet(stack: LocalStack, timeoutMs = 15_000): Promise
       );
       const queued =
         Number(q?.ApproximateNumberOfMessages ?? 0) + Number(q?.ApproximateNumberOfMessagesNotVisible ?? 0);
-      if ((outbox.Count ?? 0) === 0 && queued === 0) return;
+      if ((outbox.Count ?? 0) === 0 && queued === 0 && stack.psp.webhooksPending() === 0) return;
       if (Date.now() > until) throw new Error("the async path did not settle");
       await new Promise((res) => setTimeout(res, 50));
     }

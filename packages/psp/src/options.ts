@@ -63,6 +63,8 @@ export interface FakePsp {
   requests(): number;
   setWebhookUrl(url: string | undefined): void;
   webhookDeliveries(): WebhookDelivery[];
+  /** How many webhook deliveries are still to go out or unanswered (0 when all is quiet). */
+  webhooksPending(): number;
   stop(): Promise<void>;
 }
 

@@ -34,6 +34,7 @@ function facade(ctx: PspContext, server: Server, port: number): FakePsp {
     requests: () => ctx.requestCount,
     setWebhookUrl: (url) => ctx.webhooks.setUrl(url),
     webhookDeliveries: () => ctx.webhooks.deliveries(),
+    webhooksPending: () => ctx.webhooks.pending(),
     async stop() {
       ctx.webhooks.stop();
       ctx.sleeper.cancelAll();

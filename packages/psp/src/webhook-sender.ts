@@ -11,6 +11,8 @@ export interface WebhookSender {
   send(event: PspEvent): void;
   setUrl(url: string | undefined): void;
   deliveries(): WebhookDelivery[];
+  /** Deliveries waiting for their time or for an answer. */
+  pending(): number;
   stop(): void;
 }
 
@@ -95,6 +97,10 @@ class RetryingSender implements WebhookSender {
 
   deliveries(): WebhookDelivery[] {
     return this.log.map((d) => ({ ...d }));
+  }
+
+  pending(): number {
+    return this.timers.size + this.inFlight.size;
   }
 
   stop(): void {
