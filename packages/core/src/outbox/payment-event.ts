@@ -4,18 +4,10 @@ import type { OutboxItem } from "../ledger/ledger-items";
  * The queue message the relay sends for an outbox item. It carries the item's facts and nothing of the send
  * itself (no attempt count, no send time), so that every re-send is the same message (Part 6).
  */
-export interface PaymentEvent {
-  event_id: string;
-  type: "payment.succeeded";
-  payment_id: string;
-  merchant_id: string;
-  caller: string;
-  email?: string;
-  amount: number;
-  currency: string;
+export type PaymentEvent = Omit<OutboxItem, "created_at"> & {
   /** When the payment succeeded: the outbox item's created_at, the same on every re-send. */
   occurred_at: number;
-}
+};
 
 /** A message the worker cannot read; it fails on every delivery and ends in the DLQ. */
 export class UnreadableEvent extends Error {
