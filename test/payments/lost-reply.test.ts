@@ -133,3 +133,20 @@ describe("a concurrent duplicate", () => {
     }
   });
 });
+
+describe("an unknown older than the PSP's 24 h key window", () => {
+  it("is looked up by our reference, never replayed with a key the PSP forgot: still one charge", async () => {
+    // prepare: the reply is lost, no webhook, and the resolver does not run for a day
+    const { paymentId } = await tapWithLostReply(false);
+    await api().local("POST", "/clock", { advance_s: 25 * 3600 });
+    // act
+    const resolver = await api().local("POST", "/run/resolver");
+    // assess
+    expect((resolver.body.result as { settled: unknown[] }).settled).toContainEqual({
+      payment_id: paymentId,
+      from: "UNKNOWN",
+      to: "SUCCEEDED",
+    });
+    expect(chargesFor(paymentId)).toHaveLength(1);
+  });
+});

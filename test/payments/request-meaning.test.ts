@@ -63,6 +63,15 @@ describe("scope: payments:{caller}:{key}", () => {
     expect(u2.headers.get("idempotent-replayed")).toBeNull();
   });
 
+  it("keeps caller u:1 with key K apart from caller u with key 1:K", async () => {
+    const suffix = newKey();
+    const a = await api().pay(await api().token("u:1"), `K${suffix}`, order42());
+    const b = await api().pay(await api().token("u"), `1:K${suffix}`, order42());
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.body.payment_id).not.toBe(a.body.payment_id);
+    expect(b.headers.get("idempotent-replayed")).toBeNull();
+  });
+
   it("answers 404, not 403, when u2 reads or cancels u1's payment", async () => {
     const paid = await api().pay(await api().token("u1"), newKey(), order42());
     const u2 = await api().token("u2");

@@ -29,7 +29,10 @@ describe("the resolver's own PSP rate cap", () => {
     expect(new Set(settled).size).toBe(16);
     const perSecond = new Map<number, number>();
     for (const t of seen) perSecond.set(Math.floor(t / 1000), (perSecond.get(Math.floor(t / 1000)) ?? 0) + 1);
-    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(10);
+    // The cap counts tokens per second when they are taken; a call made a few ms later may fall into
+    // the next second, hence the small allowance. Without the cap all 16 go out in well under a second.
+    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(12);
+    expect(Math.max(...seen) - Math.min(...seen)).toBeGreaterThanOrEqual(500);
     expect(seen.length).toBeGreaterThanOrEqual(16);
   }, 30_000);
 });

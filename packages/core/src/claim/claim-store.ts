@@ -91,7 +91,6 @@ function toRecord(item: ClaimItem): IdempotencyRecord {
   return new IdempotencyRecord({
     idempotencyKey: item.id,
     status: item.status === "COMPLETED" ? "COMPLETED" : "INPROGRESS",
-    expiryTimestamp: item.expiration,
     payloadHash: item.validation,
     responseData: item.data as JSONValue,
   });

@@ -88,6 +88,7 @@ export class ClaimTable {
       );
     } catch (err) {
       if ((err as Error).name === "ConditionalCheckFailedException") throw new ClaimLost(id);
+      if (isReplicatedConflict(err)) throw replicatedConflict();
       throw err;
     }
   }
@@ -105,6 +106,7 @@ export class ClaimTable {
         }),
       );
     } catch (err) {
+      if (isReplicatedConflict(err)) throw replicatedConflict();
       if ((err as Error).name !== "ConditionalCheckFailedException") throw err;
     }
   }
@@ -137,7 +139,9 @@ export class ClaimTable {
       );
       return true;
     } catch (err) {
-      if ((err as Error).name === "ConditionalCheckFailedException") return false;
+      // Another writer, here or in another Region, got there first; the next pass rewrites it.
+      if ((err as Error).name === "ConditionalCheckFailedException" || isReplicatedConflict(err))
+        return false;
       throw err;
     }
   }
@@ -159,7 +163,12 @@ export class ClaimTable {
     return Math.floor(nowMs / 1000) + this.windowS;
   }
 
-  private async putUnless(item: ClaimItem, condition: string, values: Record<string, unknown>) {
+  private async putUnless(
+    item: ClaimItem,
+    condition: string,
+    values: Record<string, unknown>,
+    tries = 3,
+  ): Promise<ClaimItem | undefined> {
     const names = condition.includes("#") ? { "#owner": "owner", "#status": "status" } : undefined;
     try {
       await this.db.send(
@@ -175,14 +184,22 @@ export class ClaimTable {
       return undefined;
     } catch (err) {
       const e = err as { name?: string; Item?: Record<string, unknown> };
-      if (e.name === "ReplicatedWriteConflictException") {
-        throw new Refusal("in-progress", "another Region is writing this key right now; retry", 1);
-      }
+      if (isReplicatedConflict(err)) throw replicatedConflict();
       if (e.name !== "ConditionalCheckFailedException") throw err;
-      return e.Item ? decode(unmarshallOld(e.Item)) : await this.read(item.id);
+      const inTheWay = e.Item ? decode(unmarshallOld(e.Item)) : await this.read(item.id);
+      if (inTheWay) return inTheWay;
+      // The item that failed our condition is gone already (released meanwhile): nothing was written,
+      // so this is no claim yet; write again.
+      if (tries > 1) return this.putUnless(item, condition, values, tries - 1);
+      throw new Refusal("in-progress", "the key record kept changing while we claimed it; retry", 1);
     }
   }
 }
+
+// On a multi-Region strongly consistent table a write racing one in another Region fails this way.
+const isReplicatedConflict = (err: unknown) => (err as Error)?.name === "ReplicatedWriteConflictException";
+const replicatedConflict = () =>
+  new Refusal("in-progress", "another Region is writing this key right now; retry", 1);
 
 // The answer is stored as JSON text so that a replay is the first answer byte for byte (a DynamoDB
 // map would not keep the order of its keys).

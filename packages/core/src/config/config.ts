@@ -24,6 +24,8 @@ export interface AppConfig {
   /** The key record's window: an accelerator, never the guard. */
   keyWindowS: number;
   resolverRatePerS: number;
+  /** How long the PSP remembers an idempotency key (Stripe: at least 24 h). */
+  pspKeyWindowS: number;
   pspUrl: string;
   pspApiKey: string;
   pspWebhookSecret: string;
@@ -47,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     takeoverMarginMs: num(env, "TAKEOVER_MARGIN_MS", 1_000),
     keyWindowS: num(env, "KEY_WINDOW_S", 3_600),
     resolverRatePerS: num(env, "RESOLVER_RATE_PER_S", 10),
+    pspKeyWindowS: num(env, "PSP_KEY_WINDOW_S", 86_400),
     pspUrl: env.PSP_URL ?? "http://127.0.0.1:3001",
     pspApiKey: env.PSP_API_KEY ?? "sk_local",
     pspWebhookSecret: env.PSP_WEBHOOK_SECRET ?? "whsec_local",

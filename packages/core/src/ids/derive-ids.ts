@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 
 /** The scope of a key (Part 2): the endpoint, the authenticated caller and the client's key. */
 export function scopeOf(caller: string, key: string): string {
-  return `payments:${caller}:${key}`;
+  // The caller is escaped: keys may hold ":", so caller "u:1" with key "K" must not meet caller "u"
+  // with key "1:K".
+  return `payments:${encodeURIComponent(caller)}:${key}`;
 }
 
 /** The payment id derived from the scope: opaque (a hash), and the same in every Region and retry. */

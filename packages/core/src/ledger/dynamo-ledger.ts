@@ -1,5 +1,11 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
 import { cancellationCodes, isConditionFailure } from "../aws/document-client";
 import { canMove, type PaymentState, SWEPT_STATES } from "../payment/payment-state";
 import { journalAndOutbox } from "./journal-and-outbox";
@@ -77,19 +83,46 @@ export class DynamoLedger implements LedgerPort {
     return out.Item as LocatorRow | undefined;
   }
 
+  // Another writer may move the row between our read and our write (PENDING -> UNKNOWN at an owner's
+  // deadline while the PSP's answer arrives): then the move is tried again from the row as it is now,
+  // for as long as the state machine still allows it, so that a definite answer is never dropped.
   async move(m: Move): Promise<MoveResult> {
-    const current = m.expected ?? (await this.getPayment(m.paymentId));
-    if (!current) return { moved: false };
-    if (!canMove(current.state, m.to)) return { moved: false, row: current };
-    const next: PaymentRow = { ...current, ...m.set, state: m.to, updated_at: m.now };
+    let current = m.expected ?? (await this.getPayment(m.paymentId));
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (!current) return { moved: false };
+      if (!canMove(current.state, m.to)) return { moved: false, row: current };
+      const next: PaymentRow = { ...current, ...m.set, state: m.to, updated_at: m.now };
+      try {
+        await this.db.send(
+          new TransactWriteCommand({ TransactItems: this.moveItems(current.state, next, m) }),
+        );
+        return { moved: true, row: next };
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+        const codes = cancellationCodes(err);
+        if (m.inboxEventId !== undefined && codes[codes.length - 1] === "ConditionalCheckFailed") {
+          return { moved: false, row: await this.getPayment(m.paymentId), duplicate: true };
+        }
+        current = await this.getPayment(m.paymentId);
+      }
+    }
+    return { moved: false, row: current };
+  }
+
+  async touchSweep(paymentId: string, state: PaymentState, now: number): Promise<void> {
     try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: this.moveItems(current.state, next, m) }));
-      return { moved: true, row: next };
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: paymentKey(paymentId),
+          UpdateExpression: "SET gsi1sk = :at",
+          ConditionExpression: "#state = :state",
+          ExpressionAttributeNames: { "#state": "state" },
+          ExpressionAttributeValues: { ":at": padTime(now), ":state": state },
+        }),
+      );
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
-      const codes = cancellationCodes(err);
-      const duplicate = m.inboxEventId !== undefined && codes[codes.length - 1] === "ConditionalCheckFailed";
-      return { moved: false, row: await this.getPayment(m.paymentId), duplicate };
     }
   }
 

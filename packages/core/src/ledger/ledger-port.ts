@@ -37,6 +37,8 @@ export interface LedgerPort {
   getLocator(caller: string, key: string): Promise<LocatorRow | undefined>;
   /** Moves a payment by compare-and-set; the move to SUCCEEDED also writes the journal and the outbox item. */
   move(m: Move): Promise<MoveResult>;
+  /** Sends an unsettled row to the back of the sweep index, so that rows behind it get their turn. */
+  touchSweep(paymentId: string, state: PaymentState, now: number): Promise<void>;
   /** Rows in `state` last changed before `beforeMs`, from the sparse state index (never a scan). */
   listByState(state: PaymentState, beforeMs: number, limit: number): Promise<PaymentRow[]>;
 }

@@ -32,7 +32,14 @@ async function lookUp(deps: PaymentDeps, caller: string, key: string) {
     return row ? stateOf(row) : { state: "PROCESSING" as const, payment_id: locator.payment_id };
   }
   const claim = await deps.claims.table.readLive(scopeOf(caller, key));
-  if (claim?.status === "VOID") return { state: "VOID" as const };
+  if (claim?.status === "VOID") {
+    // An earlier resolve may have died between its two writes: finish the durable one (insert-if-absent).
+    const tomb = await deps.ledger.insertVoid(caller, key, deps.clock.now());
+    if (tomb.inserted || tomb.locator.state === "VOID") return { state: "VOID" as const };
+    return tomb.payment
+      ? stateOf(tomb.payment)
+      : { state: "PROCESSING" as const, payment_id: tomb.locator.payment_id };
+  }
   // Claimed but not yet in the ledger: the original is running, so the app must keep waiting.
   if (claim) return { state: "PROCESSING" as const, payment_id: paymentIdOf(caller, key) };
   return undefined;

@@ -1,10 +1,11 @@
-import { chargeKeyOf, refundKeyOf, scopeOf } from "../ids/derive-ids";
+import { refundKeyOf, scopeOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
 import type { RateCap } from "../rate/rate-cap";
 import { settleRefund } from "./cancel-payment";
 import type { PaymentDeps } from "./payment-deps";
 import type { PaymentState } from "./payment-state";
 import { renderPayment } from "./render-payment";
+import { replayCharge } from "./replay-charge";
 import { settleCharge } from "./settle-charge";
 
 const PSP_TIMEOUT_MS = 5_000;
@@ -55,22 +56,19 @@ async function settleOne(deps: PaymentDeps, row: PaymentRow): Promise<PaymentRow
       row.payment_id,
       PSP_TIMEOUT_MS,
     );
-    return settleRefund(deps, row.payment_id, reply);
+    const settledRefund = await settleRefund(deps, row.payment_id, reply);
+    if (settledRefund.state === row.state)
+      await deps.ledger.touchSweep(row.payment_id, row.state, deps.clock.now());
+    return settledRefund;
   }
-  const params = {
-    amount: row.amount,
-    currency: row.currency,
-    payment_method: row.payment_method,
-    reference: row.payment_id,
-  };
-  let reply = await deps.psp.charge(chargeKeyOf(row.payment_id), params, PSP_TIMEOUT_MS);
-  // A saved error keeps coming back for this key: look the charge up by our reference instead.
-  if (reply.kind === "saved-error") reply = await deps.psp.findCharge(row.payment_id, PSP_TIMEOUT_MS);
   const settled = await settleCharge(
     deps,
     row.payment_id,
-    reply.kind === "unknown" ? { kind: "unknown", reason: reply.reason } : reply,
+    await replayCharge(deps, row, PSP_TIMEOUT_MS),
+    row,
   );
+  // Nothing settled: move it to the back of the sweep index so that the rows behind it get their turn.
+  if (settled.state === row.state) await deps.ledger.touchSweep(row.payment_id, row.state, deps.clock.now());
   const answer = renderPayment(settled);
   if (answer.kind === "final")
     await deps.claims.table.rewriteAnswer(scopeOf(row.caller, row.client_key), answer);

@@ -8,13 +8,14 @@ import {
 import type { ClaimAnswer } from "../claim/claim-answer";
 import { type ClaimContext, claimContext, withClaimContext } from "../claim/claim-context";
 import { ClaimLost } from "../claim/claim-table";
-import { chargeKeyOf, paymentIdOf, scopeOf } from "../ids/derive-ids";
+import { paymentIdOf, scopeOf } from "../ids/derive-ids";
 import type { PaymentDeps } from "./payment-deps";
 import { findRefusal, Refusal } from "./payment-errors";
 import { fingerprintOf, type PaymentRequest } from "./payment-request";
 import { isChargeFinal } from "./payment-state";
 import { placeDurableGuard } from "./place-durable-guard";
 import { type Rendered, renderFinal, renderPayment, renderProcessing } from "./render-payment";
+import { replayCharge } from "./replay-charge";
 import { settleCharge } from "./settle-charge";
 
 export interface TakePaymentInput {
@@ -102,6 +103,16 @@ function payloadOf(input: TakePaymentInput, deadlineAt: number): ChargePayload {
 /** The claimed work: the durable guard first, then the PSP, within the request's own deadline. */
 async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAnswer> {
   const ctx = claimContext();
+  // Past the deadline nothing new is committed (Part 4): a request that stalled after its claim
+  // writes no payment row; a row already there still answers.
+  if (deps.clock.now() > p.deadline_at && !ctx.durableRow) {
+    const locator = await deps.ledger.getLocator(p.caller, p.key);
+    if (!locator)
+      throw new Refusal(
+        "deadline-passed",
+        "the request reached its deadline before it could start; nothing ran",
+      );
+  }
   const { row, existing } = await placeDurableGuard(deps, p);
   ctx.paymentId = row.payment_id;
   if (isChargeFinal(row.state)) {
@@ -112,12 +123,7 @@ async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAns
   if (remaining <= 0)
     return renderPayment(await settleCharge(deps, row.payment_id, { kind: "unknown", reason: "deadline" }));
   ctx.sideEffectStarted = true;
-  const { amount, currency, payment_method } = p.request;
-  const reply = await deps.psp.charge(
-    chargeKeyOf(row.payment_id),
-    { amount, currency, payment_method, reference: row.payment_id },
-    remaining,
-  );
+  const reply = await replayCharge(deps, row, remaining);
   return renderPayment(await settleCharge(deps, row.payment_id, reply, row));
 }
 
