@@ -25,6 +25,22 @@ describe("3d: the same key with another meaning", () => {
     expect(await snapshotTables(stack())).toEqual(before);
   });
 
+  it("answers 422 after the key record expired too, and still writes nothing, not even a claim", async () => {
+    // prepare
+    const token = await api().token("u1");
+    const key = newKey();
+    await api().pay(token, key, order42());
+    await api().local("POST", "/clock", { advance_s: 7_200 });
+    const before = await snapshotTables(stack());
+    const pspCalls = stack().psp.requests();
+    // act
+    const reused = await api().pay(token, key, order42({ amount: 3500 }));
+    // assess
+    expect(reused.status).toBe(422);
+    expect(stack().psp.requests()).toBe(pspCalls);
+    expect(await snapshotTables(stack())).toEqual(before);
+  });
+
   it("treats a reordered body with an extra timestamp field as the same request", async () => {
     // prepare
     const token = await api().token("u1");

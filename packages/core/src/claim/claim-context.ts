@@ -21,6 +21,11 @@ export interface ClaimContext {
    * further than its claim says, and the work then starts from what the ledger holds.
    */
   beforeTakeover?: () => Promise<void>;
+  /**
+   * Asks the durable guard about a key whose expired record was made for another request: it throws
+   * the refusal (VOID: 409, another fingerprint: 422) so that nothing is claimed.
+   */
+  judgeByGuard?: () => Promise<void>;
   /** The ledger row read before a takeover, when there is one. */
   durableRow?: PaymentRow;
 }

@@ -38,7 +38,17 @@ export class ClaimStore extends BasePersistenceLayer {
 
   protected async _putRecord(record: IdempotencyRecord): Promise<void> {
     const ctx = claimContext();
-    const old = await this.table.claim(record.idempotencyKey, ctx.owner, ctx.leaseUntil, record.payloadHash);
+    let old = await this.table.claim(record.idempotencyKey, ctx.owner, ctx.leaseUntil, record.payloadHash);
+    if (old && isExpired(old, this.opts.clock.now())) {
+      // An expired record of another request or a void: the durable guard decides before anything is written.
+      await ctx.judgeByGuard?.();
+      old = await this.table.claimOverExpired(
+        record.idempotencyKey,
+        ctx.owner,
+        ctx.leaseUntil,
+        record.payloadHash,
+      );
+    }
     if (!old) return;
     if (old.status === "VOID")
       throw new Refusal("key-voided", "this key was voided by resolve; use a new key");

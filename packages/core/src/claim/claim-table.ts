@@ -29,13 +29,34 @@ export class ClaimTable {
     private readonly windowS: number,
   ) {}
 
-  /** Claims the scope if it is absent or expired; returns the item in the way otherwise. */
+  /**
+   * Claims the scope if it is absent, or expired and made for this same request; returns the item in
+   * the way otherwise. An expired record of another request (or a void) is left for the durable guard
+   * to judge, so that a refused request writes nothing (`claimOverExpired` takes it when it may).
+   */
   async claim(
     id: string,
     owner: string,
     leaseUntil: number,
     fp: string | undefined,
   ): Promise<ClaimItem | undefined> {
+    const now = this.clock.now();
+    const item: ClaimItem = {
+      id,
+      status: "INPROGRESS",
+      owner,
+      validation: fp,
+      in_progress_until: leaseUntil,
+      expiration: this.expiry(now),
+    };
+    return this.putUnless(item, "attribute_not_exists(id) OR (expiration < :now AND #fp = :fp)", {
+      ":now": Math.floor(now / 1000),
+      ":fp": fp ?? "",
+    });
+  }
+
+  /** Claims over an expired record whatever request it was for, once the durable guard said it may. */
+  async claimOverExpired(id: string, owner: string, leaseUntil: number, fp: string | undefined) {
     const now = this.clock.now();
     const item: ClaimItem = {
       id,
@@ -169,7 +190,9 @@ export class ClaimTable {
     values: Record<string, unknown>,
     tries = 3,
   ): Promise<ClaimItem | undefined> {
-    const names = condition.includes("#") ? { "#owner": "owner", "#status": "status" } : undefined;
+    const all: Record<string, string> = { "#owner": "owner", "#status": "status", "#fp": "validation" };
+    const used = Object.entries(all).filter(([k]) => condition.includes(k));
+    const names = used.length ? Object.fromEntries(used) : undefined;
     try {
       await this.db.send(
         new PutCommand({

@@ -75,6 +75,7 @@ export function makeTakePayment(deps: PaymentDeps): (input: TakePaymentInput) =>
       beforeTakeover: async () => {
         ctx.durableRow = await deps.ledger.getPayment(payload.payment_id);
       },
+      judgeByGuard: () => judgeByGuard(deps, payload),
     };
     try {
       const answer = (await withClaimContext(ctx, () => claimed(payload))) as ClaimAnswer;
@@ -83,6 +84,18 @@ export function makeTakePayment(deps: PaymentDeps): (input: TakePaymentInput) =>
       return mapClaimError(deps, err, payload.payment_id);
     }
   };
+}
+
+async function judgeByGuard(deps: PaymentDeps, p: ChargePayload): Promise<void> {
+  const locator = await deps.ledger.getLocator(p.caller, p.key);
+  if (locator?.state === "VOID")
+    throw new Refusal("key-voided", "this key was voided by resolve; use a new key");
+  if (locator && locator.fingerprint !== p.fingerprint) {
+    throw new Refusal(
+      "fingerprint-mismatch",
+      "this Idempotency-Key was used with a different request; nothing ran",
+    );
+  }
 }
 
 const leaseClock = { getRemainingTimeInMillis: () => Math.max(1, claimContext().leaseUntil - Date.now()) };
