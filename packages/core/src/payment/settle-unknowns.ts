@@ -17,33 +17,50 @@ export interface ResolverReport {
   rateLimited: boolean;
 }
 
+/** One step of a resolver pass, for an operator's progress lines. */
+export type ResolverProgress = (e: { payment_id: string; from: PaymentState; to: PaymentState }) => void;
+
 /**
- * The resolver (Part 3 and 4): replays the PSP call with the derived key for every payment whose
- * outcome is unknown, and PENDING ones whose owner's deadline plus margin has passed; moves them by
- * compare-and-set and rewrites the key record's stored answer to the final one.
+ * The payments a resolver pass would examine now: UNKNOWN ones, and PENDING ones whose owner's
+ * deadline plus margin has passed (and the same for refunds), from the sparse state index.
  */
-export async function settleUnknowns(deps: PaymentDeps, cap: RateCap, limit = 100): Promise<ResolverReport> {
+export async function listUnsettled(deps: PaymentDeps, limit = 100): Promise<PaymentRow[]> {
   const now = deps.clock.now();
   const stale = now - deps.config.deadlineMs - deps.config.takeoverMarginMs;
-  const report: ResolverReport = { examined: 0, settled: [], unresolved: [], rateLimited: false };
   const batches: Array<[PaymentState, number]> = [
     ["UNKNOWN", now + 1],
     ["PENDING", stale],
     ["REFUND_UNKNOWN", now + 1],
     ["REFUND_PENDING", stale],
   ];
-  for (const [state, before] of batches) {
-    for (const listed of await deps.ledger.listByState(state, before, limit)) {
-      // The index is read once; another resolver may have settled the row since.
-      const row = await deps.ledger.getPayment(listed.payment_id);
-      if (row?.state !== listed.state) continue;
-      if (!(await cap.take())) return { ...report, rateLimited: true };
-      report.examined += 1;
-      const after = await settleOne(deps, row);
-      if (after.state !== row.state)
-        report.settled.push({ payment_id: row.payment_id, from: row.state, to: after.state });
-      else report.unresolved.push({ payment_id: row.payment_id, state: row.state });
-    }
+  const rows: PaymentRow[] = [];
+  for (const [state, before] of batches) rows.push(...(await deps.ledger.listByState(state, before, limit)));
+  return rows;
+}
+
+/**
+ * The resolver (Part 3 and 4): replays the PSP call with the derived key for every payment whose
+ * outcome is unknown, and PENDING ones whose owner's deadline plus margin has passed; moves them by
+ * compare-and-set and rewrites the key record's stored answer to the final one.
+ */
+export async function settleUnknowns(
+  deps: PaymentDeps,
+  cap: RateCap,
+  limit = 100,
+  onProgress?: ResolverProgress,
+): Promise<ResolverReport> {
+  const report: ResolverReport = { examined: 0, settled: [], unresolved: [], rateLimited: false };
+  for (const listed of await listUnsettled(deps, limit)) {
+    // The index is read once; another resolver may have settled the row since.
+    const row = await deps.ledger.getPayment(listed.payment_id);
+    if (row?.state !== listed.state) continue;
+    if (!(await cap.take())) return { ...report, rateLimited: true };
+    report.examined += 1;
+    const after = await settleOne(deps, row);
+    onProgress?.({ payment_id: row.payment_id, from: row.state, to: after.state });
+    if (after.state !== row.state)
+      report.settled.push({ payment_id: row.payment_id, from: row.state, to: after.state });
+    else report.unresolved.push({ payment_id: row.payment_id, state: row.state });
   }
   return report;
 }

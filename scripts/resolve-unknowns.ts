@@ -1,0 +1,59 @@
+import { parseArgs } from "node:util";
+import { listUnsettled, paymentDeps, resolverRateCap, settleUnknowns } from "@eo/core";
+
+// The resolver, run by hand (for example after a PSP outage, at 3 a.m.): settles unknown and stale
+// payments and refunds with their derived keys, under the resolver's own PSP rate cap.
+//   npx tsx scripts/resolve-unknowns.ts [--dry-run] [--limit 100]
+// It reads the same environment as the handlers (AWS_REGION, LEDGER_TABLE, CLAIM_TABLE, PSP_URL,
+// PSP_API_KEY, RESOLVER_RATE_PER_S; locally also AWS_ENDPOINT_URL_DYNAMODB).
+// Exit codes: 0 all examined payments settled (or, with --dry-run, listed); 1 some stayed unknown or the
+// rate cap stopped the pass (run it again later); 2 usage, or this Region is the passive standby.
+const usage = `usage: npx tsx scripts/resolve-unknowns.ts [--dry-run] [--limit <n>]
+  --dry-run      list what would be replayed; call nothing, change nothing
+  --limit <n>    at most n payments per state (default 100)`;
+
+async function main(): Promise<number> {
+  const { values: v } = parseArgs({
+    options: {
+      "dry-run": { type: "boolean", default: false },
+      limit: { type: "string", default: "100" },
+      help: { type: "boolean", default: false },
+    },
+  });
+  const limit = Number(v.limit);
+  if (v.help || !Number.isInteger(limit) || limit < 1) {
+    console.error(usage);
+    return v.help ? 0 : 2;
+  }
+  const deps = paymentDeps();
+  if (!deps.config.regionActive) {
+    console.error("this Region is the passive standby (REGION_ACTIVE=false): resolve in the active Region");
+    return 2;
+  }
+  const rows = await listUnsettled(deps, limit);
+  console.log(`${rows.length} payment(s) to examine in ${deps.config.region} (${deps.config.ledgerTable})`);
+  if (v["dry-run"]) {
+    for (const r of rows)
+      console.log(`  would replay ${r.payment_id}  ${r.state}  ${r.amount} ${r.currency}`);
+    console.log(`dry run: nothing called, nothing changed`);
+    return 0;
+  }
+  let n = 0;
+  const report = await settleUnknowns(deps, resolverRateCap(deps), limit, (e) => {
+    n += 1;
+    console.log(`  [${n}/${rows.length}] ${e.payment_id}  ${e.from} -> ${e.to}`);
+  });
+  console.log(
+    `summary: examined ${report.examined}, settled ${report.settled.length}, still unknown ${report.unresolved.length}` +
+      (report.rateLimited ? ", stopped by the rate cap (run again)" : ""),
+  );
+  return report.unresolved.length > 0 || report.rateLimited ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    console.error(`resolve-unknowns failed: ${err.message}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,55 @@
+import { execFile } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { ApiClient, newKey, order42 } from "../support/api-client";
+import { useLocalStack } from "../support/local-stack";
+
+const stack = useLocalStack();
+const api = () => new ApiClient(stack().apiUrl);
+
+/**
+ * Runs the on-call script as an operator would, with the handlers' environment. Asynchronously: the
+ * fake PSP it calls lives in this process and must keep answering.
+ */
+function resolveUnknowns(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "scripts/resolve-unknowns.ts", ...args],
+      { env: { ...process.env, ...env }, timeout: 60_000 },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    );
+  });
+}
+
+describe("the resolver script, run by hand", () => {
+  it("lists in a dry run, then settles with progress and a summary; exit 0", async () => {
+    // prepare: two payments whose replies were lost
+    stack().psp.setWebhookUrl(undefined);
+    const token = await api().token("u1");
+    await api().local("POST", "/faults", { psp_lose_reply: 2 });
+    const a = await api().pay(token, newKey(), order42());
+    const b = await api().pay(token, newKey(), order42());
+    const pspCalls = stack().psp.requests();
+    // act
+    const dry = await resolveUnknowns(["--dry-run"]);
+    const callsAfterDryRun = stack().psp.requests();
+    const real = await resolveUnknowns([]);
+    // assess
+    expect(dry.code, dry.out).toBe(0);
+    expect(dry.out).toContain(`would replay ${a.body.payment_id}`);
+    expect(dry.out).toContain("nothing called, nothing changed");
+    expect(callsAfterDryRun).toBe(pspCalls);
+    expect(real.code, real.out).toBe(0);
+    expect(real.out).toMatch(new RegExp(`${b.body.payment_id}\\s+UNKNOWN -> SUCCEEDED`));
+    expect(real.out).toMatch(/summary: examined 2, settled 2, still unknown 0/);
+  }, 90_000);
+
+  it("refuses to run in a passive standby Region: exit 2", async () => {
+    const passive = await resolveUnknowns([], { REGION_ACTIVE: "false" });
+    expect(passive.code).toBe(2);
+    expect(passive.out).toMatch(/passive standby/);
+  });
+});
