@@ -30,6 +30,15 @@ describe("refund (cancel)", () => {
     expect(first.body.state).toBe("REFUNDED");
     expect(second.status).toBe(200);
     expect(refundsFor(paymentId)).toHaveLength(1);
+    // The ledger balances to zero for every account once the refund's reversing entries are in.
+    const journal = await tablesOf(stack()).journal(paymentId);
+    const net = new Map<string, number>();
+    for (const e of journal) {
+      const signed = (e.side === "debit" ? 1 : -1) * Number(e.amount);
+      net.set(String(e.account), (net.get(String(e.account)) ?? 0) + signed);
+    }
+    expect(journal).toHaveLength(4);
+    expect([...net.values()].every((v) => v === 0)).toBe(true);
   });
 
   it("a refund whose reply is lost stays REFUND_UNKNOWN, then the resolver settles it with the same key", async () => {

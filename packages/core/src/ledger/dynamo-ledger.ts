@@ -8,7 +8,7 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { cancellationCodes, isConditionFailure } from "../aws/document-client";
 import { canMove, type PaymentState, SWEPT_STATES } from "../payment/payment-state";
-import { journalAndOutbox } from "./journal-and-outbox";
+import { journalAndOutbox, refundJournal } from "./journal-and-outbox";
 import {
   type LocatorRow,
   locatorKey,
@@ -161,6 +161,8 @@ export class DynamoLedger implements LedgerPort {
     ];
     if (next.state === "SUCCEEDED")
       items.push(...journalAndOutbox(this.table, next, m.now).map((Put) => ({ Put })));
+    if (next.state === "REFUNDED")
+      items.push(...refundJournal(this.table, next, m.now).map((Put) => ({ Put })));
     if (m.inboxEventId) {
       const inbox = { ...webhookInboxKey(m.inboxEventId), payment_id: next.payment_id, at: m.now };
       items.push({ Put: this.putIfAbsent(inbox) });

@@ -42,3 +42,17 @@ export function journalAndOutbox(table: string, row: PaymentRow, now: number) {
     },
   ];
 }
+
+/**
+ * The reversing double entry for a refund (merchant payable debited, clearing credited), written in the
+ * same transaction as the move to REFUNDED, so that the ledger balances to zero for a refunded payment.
+ */
+export function refundJournal(table: string, row: PaymentRow, now: number) {
+  const { pk } = paymentKey(row.payment_id);
+  const entry = (n: number, account: string, side: "debit" | "credit") => ({
+    TableName: table,
+    Item: { pk, sk: `JOURNAL#${n}`, account, side, amount: row.amount, currency: row.currency, at: now },
+    ConditionExpression: "attribute_not_exists(pk)",
+  });
+  return [entry(3, `merchant_payable:${row.merchant_id}`, "debit"), entry(4, "psp_clearing", "credit")];
+}
