@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { probeStatus } from "./http-probe";
 import { type ManagedProcess, spawnService } from "./managed-process";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -47,13 +48,8 @@ export async function startDynamoDbLocal(port: number): Promise<ManagedProcess> 
       "-port",
       String(port),
     ],
-    ready: () => answers(`http://127.0.0.1:${port}/`),
+    ready: async () => (await probeStatus(`http://127.0.0.1:${port}/`)) > 0,
     readyLine: "dynamodb-local ready",
     timeoutMs: 60_000,
   });
-}
-
-async function answers(url: string): Promise<boolean> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(1_000) });
-  return res.status > 0;
 }

@@ -1,5 +1,6 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { probeStatus } from "./http-probe";
 import { type ManagedProcess, spawnService } from "./managed-process";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -10,7 +11,7 @@ export function startFauxqs(port: number, region: string): Promise<ManagedProces
     name: "fauxqs",
     command: process.execPath,
     args: [join(here, "fauxqs-entry.mjs"), String(port), region],
-    ready: async () => (await fetch(`http://127.0.0.1:${port}/health`)).status < 500,
+    ready: async () => inRange(await probeStatus(`http://127.0.0.1:${port}/health`), 200, 499),
     readyLine: "fauxqs ready",
   });
 }
@@ -21,7 +22,9 @@ export function startSesLocal(port: number): Promise<ManagedProcess> {
     name: "aws-ses-v2-local",
     command: process.execPath,
     args: [join(here, "ses-entry.mjs"), String(port)],
-    ready: async () => (await fetch(`http://127.0.0.1:${port}/health-check`)).ok,
+    ready: async () => inRange(await probeStatus(`http://127.0.0.1:${port}/health-check`), 200, 299),
     readyLine: "aws-ses-v2-local ready",
   });
 }
+
+const inRange = (status: number, low: number, high: number) => status >= low && status <= high;
