@@ -41,14 +41,7 @@ export class ClaimTable {
     fp: string | undefined,
   ): Promise<ClaimItem | undefined> {
     const now = this.clock.now();
-    const item: ClaimItem = {
-      id,
-      status: "INPROGRESS",
-      owner,
-      validation: fp,
-      in_progress_until: leaseUntil,
-      expiration: this.expiry(now),
-    };
+    const item = this.inProgress(id, owner, leaseUntil, fp, now);
     return this.putUnless(item, "attribute_not_exists(id) OR (expiration < :now AND #fp = :fp)", {
       ":now": Math.floor(now / 1000),
       ":fp": fp ?? "",
@@ -58,14 +51,7 @@ export class ClaimTable {
   /** Claims over an expired record whatever request it was for, once the durable guard said it may. */
   async claimOverExpired(id: string, owner: string, leaseUntil: number, fp: string | undefined) {
     const now = this.clock.now();
-    const item: ClaimItem = {
-      id,
-      status: "INPROGRESS",
-      owner,
-      validation: fp,
-      in_progress_until: leaseUntil,
-      expiration: this.expiry(now),
-    };
+    const item = this.inProgress(id, owner, leaseUntil, fp, now);
     return this.putUnless(item, "attribute_not_exists(id) OR expiration < :now", {
       ":now": Math.floor(now / 1000),
     });
@@ -178,6 +164,23 @@ export class ClaimTable {
       new GetCommand({ TableName: this.name, Key: { id }, ConsistentRead: true }),
     );
     return out.Item ? decode(out.Item) : undefined;
+  }
+
+  private inProgress(
+    id: string,
+    owner: string,
+    leaseUntil: number,
+    fp: string | undefined,
+    now: number,
+  ): ClaimItem {
+    return {
+      id,
+      status: "INPROGRESS",
+      owner,
+      validation: fp,
+      in_progress_until: leaseUntil,
+      expiration: this.expiry(now),
+    };
   }
 
   private expiry(nowMs: number): number {
