@@ -1,15 +1,17 @@
 import { parseArgs } from "node:util";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { checkQueues, type RedriveSummary, redrive, UnsafeSetup } from "./lib/redrive";
+import { refusalOf } from "./lib/script-env";
 
 // Moves the events DLQ's messages back to the events FIFO queue with their original dedup and group ids:
 //   npx tsx scripts/redrive-dlq.ts --dlq-url <url> --queue-url <url> [--endpoint <url>] [--region <r>] [--dry-run]
-// Exit codes: 0 everything examined was moved (or would be, with --dry-run); 1 something was left in the DLQ; 2 usage or setup.
+// Exit codes: 0 everything examined was moved (or would be, with --dry-run); 1 something was left in the DLQ;
+// 2 usage or setup: a queue or the Region not given (by flag or environment) is never assumed.
 const usage = `usage: npx tsx scripts/redrive-dlq.ts [options]
   --dlq-url <url>         the FIFO dead-letter queue (env EVENTS_DLQ_URL)
   --queue-url <url>       the events FIFO queue it belongs to (env EVENTS_QUEUE_URL)
   --endpoint <url>        an SQS endpoint, e.g. the local stack's fauxqs (env AWS_ENDPOINT_URL_SQS)
-  --region <region>       (env AWS_REGION, default us-east-1)
+  --region <region>       the queues' Region (env AWS_REGION; required)
   --dry-run               show what would move; move nothing
   --max <n>               examine at most n messages (default 1000)
   --dedup-window-s <s>    the queue's dedup interval (SQS FIFO: 300); lower it only for an emulator whose dedup memory was cleared`;
@@ -38,18 +40,34 @@ function readOptions(): Options | number {
       help: { type: "boolean", default: false },
     },
   });
+  if (v.help) {
+    console.error(usage);
+    return 0;
+  }
+  // Flags win over the environment; what neither gives is refused, not defaulted.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...(v["dlq-url"] ? { EVENTS_DLQ_URL: v["dlq-url"] } : {}),
+    ...(v["queue-url"] ? { EVENTS_QUEUE_URL: v["queue-url"] } : {}),
+    ...(v.region ? { AWS_REGION: v.region } : {}),
+  };
+  const refusal = refusalOf({ required: ["EVENTS_DLQ_URL", "EVENTS_QUEUE_URL", "AWS_REGION"] }, env);
+  if (refusal) {
+    console.error(`${refusal}\n${usage}`);
+    return 2;
+  }
   const o = {
-    dlqUrl: v["dlq-url"] ?? process.env.EVENTS_DLQ_URL ?? "",
-    queueUrl: v["queue-url"] ?? process.env.EVENTS_QUEUE_URL ?? "",
+    dlqUrl: env.EVENTS_DLQ_URL as string,
+    queueUrl: env.EVENTS_QUEUE_URL as string,
     endpoint: v.endpoint ?? process.env.AWS_ENDPOINT_URL_SQS,
-    region: v.region ?? process.env.AWS_REGION ?? "us-east-1",
+    region: env.AWS_REGION as string,
     dryRun: v["dry-run"] ?? false,
     max: Number(v.max),
     windowS: Number(v["dedup-window-s"]),
   };
-  if (!v.help && o.dlqUrl && o.queueUrl && o.max > 0 && o.windowS >= 0) return o;
+  if (o.max > 0 && o.windowS >= 0) return o;
   console.error(usage);
-  return v.help ? 0 : 2;
+  return 2;
 }
 
 async function main(): Promise<number> {

@@ -1,13 +1,24 @@
 import { parseArgs } from "node:util";
-import { listUnsettled, paymentDeps, resolverRateCap, settleUnknowns } from "@eo/core";
+import {
+  listUnsettled,
+  loadConfig,
+  paymentDeps,
+  pspSecret,
+  RESOURCE_ENV,
+  resolverRateCap,
+  settleUnknowns,
+} from "@eo/core";
+import { refusalOf } from "./lib/script-env";
 
 // The resolver, run by hand (for example after a PSP outage, at 3 a.m.): settles unknown and stale
 // payments and refunds with their derived keys, under the resolver's own PSP rate cap.
 //   npx tsx scripts/resolve-unknowns.ts [--dry-run] [--limit 100]
-// It reads the same environment as the handlers (AWS_REGION, LEDGER_TABLE, CLAIM_TABLE, PSP_URL,
-// PSP_API_KEY, RESOLVER_RATE_PER_S; locally also AWS_ENDPOINT_URL_DYNAMODB).
+// It reads the same environment as the resolver function and assumes none of it: AWS_REGION, REGION_ROLE,
+// REGION_ACTIVE (true or false), CLAIM_MODE (home or mrsc), the table names, EVENTS_QUEUE_URL, PSP_URL and the
+// PSP API key (PSP_API_KEY, or the linked PspApiKey under `sst shell`); locally also AWS_ENDPOINT_URL_DYNAMODB.
 // Exit codes: 0 all examined payments settled (or, with --dry-run, listed); 1 some stayed unknown or the
-// rate cap stopped the pass (run it again later); 2 usage, or this Region is the passive standby.
+// rate cap stopped the pass (run it again later); 2 usage, a missing or odd environment, or this Region is
+// the passive standby (nothing called, nothing changed).
 const usage = `usage: npx tsx scripts/resolve-unknowns.ts [--dry-run] [--limit <n>]
   --dry-run      list what would be replayed; call nothing, change nothing
   --limit <n>    at most n payments per state (default 100)`;
@@ -24,6 +35,15 @@ async function main(): Promise<number> {
   if (v.help || !Number.isInteger(limit) || limit < 1) {
     console.error(usage);
     return v.help ? 0 : 2;
+  }
+  const refusal = refusalOf({
+    // The switches are checked by loadConfig, whose message names the values each accepts.
+    required: RESOURCE_ENV,
+    checks: [(env) => loadConfig(env), (env) => pspSecret("apiKey", env)],
+  });
+  if (refusal) {
+    console.error(`${refusal} (run it with the resolver function's environment)`);
+    return 2;
   }
   const deps = paymentDeps();
   if (!deps.config.regionActive) {

@@ -13,6 +13,7 @@ export type HttpRoute =
   | "GET /payments/{payment_id}"
   | "POST /payments/{payment_id}/cancel"
   | "POST /devices"
+  | "DELETE /devices/{device_id}"
   | "POST /webhooks/psp";
 
 /** What invokes a handler in AWS. */
@@ -88,6 +89,13 @@ export const handlers: readonly HandlerSpec[] = [
     id: "RegisterDevice",
     handler: "packages/functions/src/http/register-device.handler",
     trigger: { kind: "http", route: "POST /devices", auth: "jwt" },
+    access: { consumer: "write", push: "register" },
+    timeoutSeconds: 10,
+  },
+  {
+    id: "DeleteDevice",
+    handler: "packages/functions/src/http/delete-device.handler",
+    trigger: { kind: "http", route: "DELETE /devices/{device_id}", auth: "jwt" },
     access: { consumer: "write", push: "register" },
     timeoutSeconds: 10,
   },

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { clock } from "../../packages/core/src/clock/clock";
 import {
   CLIENT_TIMEOUT_MS,
-  loadConfig,
+  loadTunables,
   MAX_WAIT_BEFORE_STAMP_MS,
 } from "../../packages/core/src/config/config";
 import { mintToken } from "../../packages/local/src/runtime/jwt";
@@ -16,7 +16,7 @@ const api = () => new ApiClient(stack().apiUrl);
 
 describe("Formula 2: the deadline ends before the phone gives up", () => {
   it("holds for the shipped defaults: server deadline + longest wait before the stamp < client timeout", () => {
-    const shipped = loadConfig({});
+    const shipped = loadTunables({});
     expect(shipped.deadlineMs + MAX_WAIT_BEFORE_STAMP_MS).toBeLessThan(CLIENT_TIMEOUT_MS);
     expect(shipped.deadlineMs).toBe(5_000);
   });

@@ -112,7 +112,7 @@ describe("PSP webhook signature", () => {
 });
 
 describe("a saved PSP error for the key", () => {
-  it("makes the resolver look the charge up by our reference: none there, so FAILED and no charge", async () => {
+  it("makes the resolver look the charge up by our reference: none there, so UNKNOWN until the settle period, then FAILED", async () => {
     // prepare: the PSP saves a 500 for the derived key and will replay it forever
     stack().psp.setWebhookUrl(undefined);
     const token = await api().token("u1");
@@ -120,14 +120,21 @@ describe("a saved PSP error for the key", () => {
     const first = await api().pay(token, newKey(), order42());
     const paymentId = String(first.body.payment_id);
     // act
-    const resolver = await api().local("POST", "/run/resolver");
+    const early = await api().local("POST", "/run/resolver");
+    await api().local("POST", "/clock", { advance_s: 601 });
+    const settled = await api().local("POST", "/run/resolver");
     // assess
     expect(first.status).toBe(202);
-    expect((resolver.body.result as { settled: unknown[] }).settled).toContainEqual({
+    expect((early.body.result as { unresolved: unknown[] }).unresolved).toContainEqual({
+      payment_id: paymentId,
+      state: "UNKNOWN",
+    });
+    expect((settled.body.result as { settled: unknown[] }).settled).toContainEqual({
       payment_id: paymentId,
       from: "UNKNOWN",
       to: "FAILED",
     });
+    expect((await tablesOf(stack()).payment(paymentId))?.decline_code).toBe("no_charge_at_psp");
     expect(
       stack()
         .psp.charges()

@@ -1,17 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { chargeKeyOf, eventIdOf, paymentIdOf, refundKeyOf } from "../src/ids/derive-ids";
 import { fingerprintOf } from "../src/payment/payment-request";
-import { canMove, sourcesOf } from "../src/payment/payment-state";
+import { canMove, mayMove, sourcesOf } from "../src/payment/payment-state";
 
 describe("the payment state machine", () => {
   it("allows only the design's moves", () => {
-    expect(sourcesOf("SUCCEEDED").sort()).toEqual(["PENDING", "UNKNOWN"]);
+    expect(sourcesOf("SUCCEEDED").sort()).toEqual(["PENDING", "REFUND_PENDING", "REFUND_UNKNOWN", "UNKNOWN"]);
     expect(sourcesOf("UNKNOWN")).toEqual(["PENDING"]);
-    expect(sourcesOf("REFUNDED").sort()).toEqual(["REFUND_PENDING", "REFUND_UNKNOWN"]);
+    expect(sourcesOf("REFUNDED").sort()).toEqual(["REFUND_PENDING", "REFUND_UNKNOWN", "SUCCEEDED"]);
     expect(canMove("SUCCEEDED", "FAILED")).toBe(false);
     expect(canMove("FAILED", "SUCCEEDED")).toBe(false);
     expect(canMove("UNKNOWN", "PENDING")).toBe(false);
     expect(canMove("REFUNDED", "SUCCEEDED")).toBe(false);
+  });
+
+  it("lets only a named refund refusal take a refund in flight back to SUCCEEDED", () => {
+    // A late charge.succeeded must not undo a refund attempt; a definite refusal of that attempt may.
+    expect(mayMove("REFUND_PENDING", "SUCCEEDED")).toBe(false);
+    expect(mayMove("REFUND_UNKNOWN", "SUCCEEDED")).toBe(false);
+    expect(mayMove("REFUND_PENDING", "SUCCEEDED", ["REFUND_PENDING", "REFUND_UNKNOWN"])).toBe(true);
+    expect(mayMove("UNKNOWN", "SUCCEEDED")).toBe(true);
+    expect(mayMove("UNKNOWN", "SUCCEEDED", ["REFUND_PENDING"])).toBe(false);
   });
 });
 
@@ -24,6 +33,7 @@ describe("derived ids", () => {
     expect(id).not.toContain("u1");
     expect(chargeKeyOf(id)).toBe(`${id}:charge`);
     expect(refundKeyOf(id)).toBe(`${id}:cancel:refund`);
+    expect(refundKeyOf(id, 2)).toBe(`${id}:cancel:refund:2`);
     expect(eventIdOf(id, "SUCCEEDED")).toBe(`${id}:SUCCEEDED`);
   });
 

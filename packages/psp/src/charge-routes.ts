@@ -4,15 +4,18 @@ import { errorReply, jsonReply, send } from "./http-io";
 import { newId } from "./ids";
 import type { KeyedOperation, Outcome } from "./keyed-request";
 import type { Charge } from "./ledger";
+import { sendList } from "./list-page";
 import { type ChargeParams, parseChargeParams } from "./params";
 
 /** The test card that is always declined, as in Stripe's test mode. */
 export const DECLINED_PAYMENT_METHOD = "pm_card_declined";
+/** The reason given for that card on every path: the reply, the webhook and a lookup. */
+export const DECLINE_CODE = "generic_decline";
 
 function declineReply(charge: Charge) {
   return errorReply(402, "card_error", "Your card was declined.", {
     code: "card_declined",
-    decline_code: "generic_decline",
+    decline_code: DECLINE_CODE,
     charge: charge.id,
   });
 }
@@ -25,6 +28,7 @@ function executeCharge(ctx: PspContext, account: string, params: ChargeParams, k
     ...params,
     idempotency_key: key,
     status: declined ? "failed" : "succeeded",
+    ...(declined ? { decline_code: DECLINE_CODE } : {}),
     refunded: false,
     created: unixNow(ctx),
   };
@@ -43,10 +47,10 @@ export function chargeOperation(ctx: PspContext, call: Call): KeyedOperation<Cha
 }
 
 /** `GET /v1/charges?reference=…`: the account's charges, failed ones included, filtered by reference. */
-export function listCharges(ctx: PspContext, call: Call): void {
+export async function listCharges(ctx: PspContext, call: Call): Promise<void> {
   const reference = call.url.searchParams.get("reference") ?? undefined;
   const data = ctx.ledger.listCharges(call.account, reference);
-  send(call.res, jsonReply(200, { object: "list", data, has_more: false, url: "/v1/charges" }));
+  await sendList(ctx, call, data, "/v1/charges");
 }
 
 /** `GET /v1/charges/{id}`: one charge of the account, or 404. */

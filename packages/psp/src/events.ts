@@ -10,7 +10,14 @@ export interface PspEvent {
   type: PspEventType;
   created: number;
   data: {
-    charge: { id: string; idempotency_key: string; reference: string; amount: number; currency: string };
+    charge: {
+      id: string;
+      idempotency_key: string;
+      reference: string;
+      amount: number;
+      currency: string;
+      decline_code?: string;
+    };
     refund?: { id: string; idempotency_key: string };
   };
 }
@@ -22,6 +29,7 @@ function chargeSummary(c: Charge): PspEvent["data"]["charge"] {
     reference: c.reference,
     amount: c.amount,
     currency: c.currency,
+    ...(c.decline_code ? { decline_code: c.decline_code } : {}),
   };
 }
 

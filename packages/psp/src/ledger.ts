@@ -10,6 +10,8 @@ export interface Charge {
   reference: string;
   idempotency_key: string;
   status: "succeeded" | "failed";
+  /** Why a failed charge was declined, as its reply, webhook and lookup all report it. */
+  decline_code?: string;
   refunded: boolean;
   created: number;
 }
@@ -38,6 +40,7 @@ export interface Ledger {
   getCharge(account: string, id: string): Charge | undefined;
   listCharges(account: string, reference?: string): Charge[];
   addRefund(account: string, refund: Refund): void;
+  listRefunds(account: string, charge?: string): Refund[];
   succeededCharges(): ChargeSummary[];
   refunds(): RefundSummary[];
 }
@@ -54,6 +57,10 @@ export function createLedger(): Ledger {
         .filter((c) => c.account === account && (reference === undefined || c.record.reference === reference))
         .map((c) => c.record),
     addRefund: (account, record) => void refunds.push({ account, record }),
+    listRefunds: (account, charge) =>
+      refunds
+        .filter((r) => r.account === account && (charge === undefined || r.record.charge === charge))
+        .map((r) => r.record),
     succeededCharges: () =>
       charges
         .filter((c) => c.record.status === "succeeded")

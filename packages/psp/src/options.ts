@@ -1,7 +1,13 @@
 import { type Clock, clock, takeFault } from "@eo/core";
 
 /** The faults the fake PSP consults, a subset of the names `@eo/core` arms. */
-export type PspFaultName = "psp_lose_reply" | "psp_delay_ms" | "psp_fail";
+export type PspFaultName =
+  | "psp_lose_reply"
+  | "psp_delay_ms"
+  | "psp_fail"
+  | "psp_refund_refuse"
+  | "psp_search_lag"
+  | "psp_lookup_delay_ms";
 
 /** How a fake PSP is started; only the webhook secret is required. */
 export interface FakePspOptions {

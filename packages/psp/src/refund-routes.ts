@@ -4,6 +4,7 @@ import { errorReply, jsonReply } from "./http-io";
 import { newId } from "./ids";
 import type { KeyedOperation, Outcome } from "./keyed-request";
 import type { Charge, Refund } from "./ledger";
+import { sendList } from "./list-page";
 import { parseRefundParams, type RefundParams } from "./params";
 
 function notFound(id: string): Outcome {
@@ -26,10 +27,20 @@ function refusal(charge: Charge): Outcome | undefined {
   return { reply: errorReply(400, "invalid_request_error", message, { code }), events: [] };
 }
 
+// A definite refusal with a reason (the account's balance cannot cover it), saved under the key like any result.
+function injectedRefusal(ctx: PspContext): Outcome | undefined {
+  if (ctx.opts.takeFault("psp_refund_refuse") === undefined) return undefined;
+  const message = "The refund could not be made: the account's balance is insufficient (injected fault).";
+  return {
+    reply: errorReply(400, "invalid_request_error", message, { code: "balance_insufficient" }),
+    events: [],
+  };
+}
+
 function executeRefund(ctx: PspContext, account: string, params: RefundParams, key: string): Outcome {
   const charge = ctx.ledger.getCharge(account, params.charge);
   if (!charge) return notFound(params.charge);
-  const refused = refusal(charge);
+  const refused = refusal(charge) ?? injectedRefusal(ctx);
   if (refused) return refused;
   const refund: Refund = {
     id: newId("re"),
@@ -53,4 +64,10 @@ export function refundOperation(ctx: PspContext, call: Call): KeyedOperation<Ref
     parse: parseRefundParams,
     execute: (params, key) => executeRefund(ctx, call.account, params, key),
   };
+}
+
+/** `GET /v1/refunds?charge=…`: the account's refunds, filtered by the charge they undo. */
+export async function listRefunds(ctx: PspContext, call: Call): Promise<void> {
+  const charge = call.url.searchParams.get("charge") ?? undefined;
+  await sendList(ctx, call, ctx.ledger.listRefunds(call.account, charge), "/v1/refunds");
 }

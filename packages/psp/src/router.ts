@@ -3,7 +3,7 @@ import { chargeOperation, getCharge, listCharges } from "./charge-routes";
 import type { Call, PspContext } from "./context";
 import { errorReply, RequestError, send } from "./http-io";
 import { handleKeyed } from "./keyed-request";
-import { refundOperation } from "./refund-routes";
+import { listRefunds, refundOperation } from "./refund-routes";
 import { SleepCancelled } from "./sleeper";
 
 /** The account a request is made for is its secret key, as with Stripe; no key means a shared default. */
@@ -25,6 +25,7 @@ async function dispatch(ctx: PspContext, call: Call): Promise<void> {
   if (method === "POST" && path === "/v1/charges") return handleKeyed(ctx, call, chargeOperation(ctx, call));
   if (method === "POST" && path === "/v1/refunds") return handleKeyed(ctx, call, refundOperation(ctx, call));
   if (method === "GET" && path === "/v1/charges") return listCharges(ctx, call);
+  if (method === "GET" && path === "/v1/refunds") return listRefunds(ctx, call);
   const one = /^\/v1\/charges\/([^/]+)$/.exec(path);
   if (method === "GET" && one?.[1]) return getCharge(ctx, call, decodeURIComponent(one[1]));
   send(call.res, errorReply(404, "invalid_request_error", `Unrecognized request URL (${method}: ${path}).`));

@@ -4,6 +4,7 @@ import type { Clock } from "../clock/clock";
 import { Refusal } from "../payment/payment-errors";
 import type { ClaimAnswer, ClaimItem } from "./claim-answer";
 import { isExpired } from "./claim-answer";
+import { claimSwitches } from "./test-switches";
 
 /** Thrown when a completion finds another owner on the claim: a paused owner woke up too late. */
 export class ClaimLost extends Error {
@@ -15,7 +16,7 @@ export class ClaimLost extends Error {
 
 // A test-only switch that gives back Powertools' unconditional completion, so a test can show
 // the paused owner overwriting the new owner's answer (Part 3, trace 3c).
-const unconditional = () => process.env.EO_TEST_UNSAFE_UNCONDITIONAL_COMPLETION === "1";
+const unconditional = () => claimSwitches().unconditionalCompletion;
 
 /**
  * The claim table's conditional writes. Only conditional puts, updates and deletes on single items:
@@ -65,6 +66,9 @@ export class ClaimTable {
       in_progress_until: leaseUntil,
       expiration: this.expiry(this.clock.now()),
     };
+    // Without the owner check (a test-only switch) two takers that read the same dead owner both win.
+    if (claimSwitches().takeoverWithoutOwnerCheck)
+      return this.putUnless(item, "#status = :inprogress", { ":inprogress": "INPROGRESS" });
     return this.putUnless(item, "#owner = :old AND #status = :inprogress", {
       ":old": old.owner,
       ":inprogress": "INPROGRESS",

@@ -1,10 +1,21 @@
-/** Where the claim store lives: a table per Region with TTL, or one multi-Region strongly consistent table. */
-export type ClaimMode = "home" | "mrsc";
+import { pspSecret } from "./psp-secrets";
+import {
+  type ClaimMode,
+  ConfigError,
+  claimModeOf,
+  isRegionActive,
+  type RegionRole,
+  readRequired,
+  regionRoleOf,
+} from "./switches";
+
+export * from "./psp-secrets";
+export * from "./switches";
 
 /** Everything a handler needs to know about its environment, read once from plain variables. */
-export interface AppConfig {
+export interface AppConfig extends Tunables {
   region: string;
-  regionRole: "primary" | "standby";
+  regionRole: RegionRole;
   /**
    * Whether this Region takes writes and runs the relay, resolver and sweeps. One Region is active at a
    * time (the home-Region rule, Part 9); the standby stays passive until it is promoted.
@@ -15,6 +26,15 @@ export interface AppConfig {
   consumerTable: string;
   eventsQueueUrl: string;
   claimMode: ClaimMode;
+  pspUrl: string;
+  /** Read on use (the SST link in AWS, PSP_API_KEY locally): a function without the link throws only if it calls the PSP. */
+  readonly pspApiKey: string;
+  /** Read on use (the SST link in AWS, PSP_WEBHOOK_SECRET locally), like the API key. */
+  readonly pspWebhookSecret: string;
+}
+
+/** The numbers a deployment may tune; each has a shipped default. */
+export interface Tunables {
   /** The server deadline counted from the arrival stamp (Part 4). */
   deadlineMs: number;
   /** The worst offset between the stamping clock and ours; the deadline is cut by it. */
@@ -26,33 +46,59 @@ export interface AppConfig {
   resolverRatePerS: number;
   /** How long the PSP remembers an idempotency key (Stripe: at least 24 h). */
   pspKeyWindowS: number;
-  pspUrl: string;
-  pspApiKey: string;
-  pspWebhookSecret: string;
+  /** How long after a charge attempt "not found by our reference" is taken as no charge (an index may lag). */
+  pspNotFoundSettleS: number;
 }
 
-/** Reads the configuration from environment variables, with the shipped defaults. */
+/** Where the function's resources are: no default could be right (the Region, the tables, the queue, the PSP). */
+export const RESOURCE_ENV = [
+  "AWS_REGION",
+  "CLAIM_TABLE",
+  "LEDGER_TABLE",
+  "CONSUMER_TABLE",
+  "EVENTS_QUEUE_URL",
+  "PSP_URL",
+] as const;
+/** The safety switches: each accepts only its allowed values, and has no default. */
+export const SWITCH_ENV = ["REGION_ROLE", "REGION_ACTIVE", "CLAIM_MODE"] as const;
+/** The variables loadConfig cannot do without (besides the PSP secrets, which are read on use). */
+export const REQUIRED_ENV = [...RESOURCE_ENV, ...SWITCH_ENV] as const;
+
+/**
+ * Reads the configuration from environment variables. The switches and the resources have no default (a
+ * missing or odd value throws a ConfigError naming the variable); only the tunables fall back to the shipped values.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const mode = env.CLAIM_MODE ?? "home";
-  if (mode !== "home" && mode !== "mrsc") throw new Error(`CLAIM_MODE must be home or mrsc, not ${mode}`);
   return {
-    region: env.AWS_REGION ?? "us-east-1",
-    regionRole: env.REGION_ROLE === "standby" ? "standby" : "primary",
+    region: readRequired(env, "AWS_REGION"),
+    regionRole: regionRoleOf(env),
     regionActive: isRegionActive(env),
-    claimTable: env.CLAIM_TABLE ?? "claims",
-    ledgerTable: env.LEDGER_TABLE ?? "ledger",
-    consumerTable: env.CONSUMER_TABLE ?? "consumer",
-    eventsQueueUrl: env.EVENTS_QUEUE_URL ?? "",
-    claimMode: mode,
+    claimTable: readRequired(env, "CLAIM_TABLE"),
+    ledgerTable: readRequired(env, "LEDGER_TABLE"),
+    consumerTable: readRequired(env, "CONSUMER_TABLE"),
+    eventsQueueUrl: readRequired(env, "EVENTS_QUEUE_URL"),
+    claimMode: claimModeOf(env),
+    pspUrl: readRequired(env, "PSP_URL"),
+    get pspApiKey() {
+      return pspSecret("apiKey", env);
+    },
+    get pspWebhookSecret() {
+      return pspSecret("webhookSecret", env);
+    },
+    ...loadTunables(env),
+  };
+}
+
+/** The tunables from the environment, each with its shipped default. */
+export function loadTunables(env: NodeJS.ProcessEnv = process.env): Tunables {
+  return {
     deadlineMs: num(env, "DEADLINE_MS", DEFAULT_DEADLINE_MS),
     clockMarginMs: num(env, "CLOCK_MARGIN_MS", DEFAULT_CLOCK_MARGIN_MS),
     takeoverMarginMs: num(env, "TAKEOVER_MARGIN_MS", 1_000),
     keyWindowS: num(env, "KEY_WINDOW_S", 3_600),
     resolverRatePerS: num(env, "RESOLVER_RATE_PER_S", 10),
     pspKeyWindowS: num(env, "PSP_KEY_WINDOW_S", 86_400),
-    pspUrl: env.PSP_URL ?? "http://127.0.0.1:3001",
-    pspApiKey: env.PSP_API_KEY ?? "sk_local",
-    pspWebhookSecret: env.PSP_WEBHOOK_SECRET ?? "whsec_local",
+    pspNotFoundSettleS: num(env, "PSP_NOT_FOUND_SETTLE_S", 600),
   };
 }
 
@@ -67,11 +113,6 @@ function num(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name}=${raw} must be a positive number`);
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name}=${raw} must be a positive number`);
   return n;
-}
-
-/** Whether this Region is the active one (env REGION_ACTIVE, "true" unless set to "false"). */
-export function isRegionActive(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.REGION_ACTIVE !== "false";
 }

@@ -6,6 +6,10 @@ export type FaultName =
   | "psp_lose_reply"
   | "psp_delay_ms"
   | "psp_fail"
+  | "psp_refund_refuse"
+  | "psp_search_lag"
+  | "psp_lookup_delay_ms"
+  | "stall_after_claim_ms"
   | "relay_crash_after_publish"
   | "worker_crash_after_commit"
   | "worker_crash_after_send";
@@ -14,6 +18,10 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "psp_lose_reply",
   "psp_delay_ms",
   "psp_fail",
+  "psp_refund_refuse",
+  "psp_search_lag",
+  "psp_lookup_delay_ms",
+  "stall_after_claim_ms",
   "relay_crash_after_publish",
   "worker_crash_after_commit",
   "worker_crash_after_send",
@@ -71,7 +79,11 @@ export function parseFaultRequest(body: unknown): Array<{ name: FaultName; value
     }
     const value = Number(raw);
     if (!Number.isFinite(value) || value < 0) throw new TypeError(`fault ${key} needs a non-negative number`);
-    const valued = key === "psp_delay_ms" || key === "psp_fail";
+    const valued =
+      key === "psp_delay_ms" ||
+      key === "psp_fail" ||
+      key === "psp_lookup_delay_ms" ||
+      key === "stall_after_claim_ms";
     out.push({ name: key as FaultName, value, n: valued ? (n ?? 1) : (n ?? value) });
   }
   if (out.length === 0) throw new TypeError("no fault named in the body");

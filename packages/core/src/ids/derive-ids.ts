@@ -15,8 +15,12 @@ export function paymentIdOf(caller: string, key: string): string {
 /** The PSP idempotency key of the charge. */
 export const chargeKeyOf = (paymentId: string): string => `${paymentId}:charge`;
 
-/** The PSP idempotency key of the refund that undoes the charge. */
-export const refundKeyOf = (paymentId: string): string => `${paymentId}:cancel:refund`;
+/**
+ * The PSP idempotency key of a refund attempt that undoes the charge: one suffix per attempt (Part 2), so
+ * a new attempt after a definite refusal is not answered with the refusal saved under the first key.
+ */
+export const refundKeyOf = (paymentId: string, attempt = 1): string =>
+  attempt <= 1 ? `${paymentId}:cancel:refund` : `${paymentId}:cancel:refund:${attempt}`;
 
 /** The event id of a payment's state: what the queue, the inbox and the intents recognise. */
 export const eventIdOf = (paymentId: string, state: string): string => `${paymentId}:${state}`;

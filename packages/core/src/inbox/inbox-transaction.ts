@@ -11,6 +11,12 @@ export const creditKey = (merchantId: string, shard: number, eventId: string) =>
   sk: `CREDIT#${eventId}`,
 });
 
+/** The debit record of a refund, beside the credit records, so that credits still count credits only. */
+export const debitKey = (merchantId: string, shard: number, eventId: string) => ({
+  pk: merchantShardPk(merchantId, shard),
+  sk: `DEBIT#${eventId}`,
+});
+
 /** One balance shard of a merchant. */
 export const balanceKey = (merchantId: string, shard: number) => ({
   pk: merchantShardPk(merchantId, shard),
@@ -19,10 +25,18 @@ export const balanceKey = (merchantId: string, shard: number) => ({
 
 const absent = "attribute_not_exists(pk)";
 
+/** What an event does to the merchant's money: a succeeded payment credits it, a refunded one debits it. */
+function moneyOf(event: PaymentEvent, shard: number) {
+  return event.type === "payment.refunded"
+    ? { key: debitKey(event.merchant_id, shard, event.event_id), delta: -event.amount, counter: "debits" }
+    : { key: creditKey(event.merchant_id, shard, event.event_id), delta: event.amount, counter: "credits" };
+}
+
 /**
- * The worker's one transaction (Part 6): the inbox item (absent only the first time), the credit record, the
- * balance shard's increment (safe because the inbox guards it in the same transaction) and each intent as
- * PENDING. The inbox is item 0 so that a repeat is recognised by the first cancellation reason.
+ * The worker's one transaction (Part 6): the inbox item (absent only the first time), the credit or debit
+ * record, the balance shard's increment or decrement (safe because the inbox guards it in the same
+ * transaction) and each intent as PENDING. The inbox is item 0 so that a repeat is recognised by the first
+ * cancellation reason.
  */
 export function inboxTransaction(
   table: string,
@@ -32,6 +46,7 @@ export function inboxTransaction(
   now: number,
 ) {
   const shard = shardOf(event.event_id, shards);
+  const money = moneyOf(event, shard);
   const facts = { event_id: event.event_id, payment_id: event.payment_id, merchant_id: event.merchant_id };
   return [
     {
@@ -45,7 +60,7 @@ export function inboxTransaction(
       Put: {
         TableName: table,
         Item: {
-          ...creditKey(event.merchant_id, shard, event.event_id),
+          ...money.key,
           ...facts,
           amount: event.amount,
           currency: event.currency,
@@ -59,10 +74,10 @@ export function inboxTransaction(
       Update: {
         TableName: table,
         Key: balanceKey(event.merchant_id, shard),
-        UpdateExpression: "ADD #balance :amount, credits :one SET merchant_id = :merchant, updated_at = :now",
-        ExpressionAttributeNames: { "#balance": balanceAttribute(event.currency) },
+        UpdateExpression: "ADD #balance :delta, #counter :one SET merchant_id = :merchant, updated_at = :now",
+        ExpressionAttributeNames: { "#balance": balanceAttribute(event.currency), "#counter": money.counter },
         ExpressionAttributeValues: {
-          ":amount": event.amount,
+          ":delta": money.delta,
           ":one": 1,
           ":merchant": event.merchant_id,
           ":now": now,

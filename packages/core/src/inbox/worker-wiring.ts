@@ -25,8 +25,10 @@ export function workerDeps(env: NodeJS.ProcessEnv = process.env): WorkerDeps {
       inbox: new DynamoInbox(db, table, balanceShardCount(env)),
       intents: new DynamoIntentStore(db, table),
       devices: new DynamoDeviceStore(db, table),
-      push: new SnsPushSender(new SNSClient({ maxAttempts: 3 })),
-      email: new SesEmailSender(new SESv2Client({ maxAttempts: 3 }), notify.emailFrom),
+      // One attempt per call: the notification step retries transient errors itself, within the invocation's
+      // remaining time (the SDK's own retries cannot see it), and marks permanent refusals FAILED.
+      push: new SnsPushSender(new SNSClient({ maxAttempts: 1 })),
+      email: new SesEmailSender(new SESv2Client({ maxAttempts: 1 }), notify.emailFrom),
       dedup: new DynamoDedupStore(db, table),
       policy: notify.policy,
       clock,

@@ -7,14 +7,17 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { cancellationCodes, isConditionFailure } from "../aws/document-client";
-import { canMove, type PaymentState, SWEPT_STATES } from "../payment/payment-state";
-import { journalAndOutbox, refundJournal } from "./journal-and-outbox";
+import { CHARGE_OPEN_STATES, isSwept, mayMove, type PaymentState } from "../payment/payment-state";
+import { journalAndOutbox, refundJournalAndOutbox } from "./journal-and-outbox";
 import {
+  ANOMALY_INDEX_PK,
   type LocatorRow,
   locatorKey,
+  type PaymentAnomaly,
   type PaymentRow,
   padTime,
   paymentKey,
+  rowFields,
   sweepIndexKey,
   webhookInboxKey,
 } from "./ledger-items";
@@ -73,7 +76,7 @@ export class DynamoLedger implements LedgerPort {
     const out = await this.db.send(
       new GetCommand({ TableName: this.table, Key: paymentKey(paymentId), ConsistentRead: true }),
     );
-    return out.Item as PaymentRow | undefined;
+    return out.Item ? rowFields(out.Item as PaymentRow) : undefined;
   }
 
   async getLocator(caller: string, key: string): Promise<LocatorRow | undefined> {
@@ -87,10 +90,10 @@ export class DynamoLedger implements LedgerPort {
   // deadline while the PSP's answer arrives): then the move is tried again from the row as it is now,
   // for as long as the state machine still allows it, so that a definite answer is never dropped.
   async move(m: Move): Promise<MoveResult> {
-    let current = m.expected ?? (await this.getPayment(m.paymentId));
+    let current = m.expected ? rowFields(m.expected) : await this.getPayment(m.paymentId);
     for (let attempt = 0; attempt < 3; attempt++) {
       if (!current) return { moved: false };
-      if (!canMove(current.state, m.to)) return { moved: false, row: current };
+      if (!mayMove(current.state, m.to, m.from)) return { moved: false, row: current };
       const next: PaymentRow = { ...current, ...m.set, state: m.to, updated_at: m.now };
       try {
         await this.db.send(
@@ -109,21 +112,57 @@ export class DynamoLedger implements LedgerPort {
     return { moved: false, row: current };
   }
 
-  async touchSweep(paymentId: string, state: PaymentState, now: number): Promise<void> {
+  async touchSweep(paymentId: string, state: PaymentState, now: number, retryAt = now): Promise<void> {
+    const lookedUp = retryAt > now;
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: paymentKey(paymentId),
-          UpdateExpression: "SET gsi1sk = :at",
+          UpdateExpression: lookedUp ? "SET gsi1sk = :at ADD lookup_attempts :one" : "SET gsi1sk = :at",
           ConditionExpression: "#state = :state",
           ExpressionAttributeNames: { "#state": "state" },
-          ExpressionAttributeValues: { ":at": padTime(now), ":state": state },
+          ExpressionAttributeValues: {
+            ":at": padTime(retryAt),
+            ":state": state,
+            ...(lookedUp ? { ":one": 1 } : {}),
+          },
         }),
       );
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
     }
+  }
+
+  async recordAnomaly(paymentId: string, anomaly: PaymentAnomaly): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: paymentKey(paymentId),
+          UpdateExpression: "SET anomaly = :a, gsi1pk = :pk, gsi1sk = :at",
+          ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(anomaly)",
+          ExpressionAttributeValues: { ":a": anomaly, ":pk": ANOMALY_INDEX_PK, ":at": padTime(anomaly.at) },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return false;
+    }
+  }
+
+  async listAnomalies(limit: number): Promise<PaymentRow[]> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: "gsi1",
+        KeyConditionExpression: "gsi1pk = :pk",
+        ExpressionAttributeValues: { ":pk": ANOMALY_INDEX_PK },
+        Limit: limit,
+      }),
+    );
+    return ((out.Items ?? []) as PaymentRow[]).map(rowFields);
   }
 
   async listByState(state: PaymentState, beforeMs: number, limit: number): Promise<PaymentRow[]> {
@@ -136,18 +175,19 @@ export class DynamoLedger implements LedgerPort {
         Limit: limit,
       }),
     );
-    return (out.Items ?? []) as PaymentRow[];
+    return ((out.Items ?? []) as PaymentRow[]).map(rowFields);
   }
 
   // The row is rewritten whole on the condition that its state is still the one we read: a
-  // compare-and-set that also keeps the sparse index in step with the state.
+  // compare-and-set that also writes the sparse index fields from the target state, so that a row read
+  // back with its old entry leaves the index when it settles (an anomaly stays listed for a person).
   private moveItems(from: PaymentState, next: PaymentRow, m: Move) {
-    const swept = SWEPT_STATES.includes(next.state);
-    const item = {
-      ...paymentKey(next.payment_id),
-      ...next,
-      ...(swept ? sweepIndexKey(next.state, m.now) : {}),
-    };
+    const index = isSwept(next.state)
+      ? sweepIndexKey(next.state, m.now)
+      : next.anomaly
+        ? { gsi1pk: ANOMALY_INDEX_PK, gsi1sk: padTime(next.anomaly.at) }
+        : {};
+    const item = { ...paymentKey(next.payment_id), ...next, ...index };
     const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]> = [
       {
         Put: {
@@ -159,10 +199,12 @@ export class DynamoLedger implements LedgerPort {
         },
       },
     ];
-    if (next.state === "SUCCEEDED")
+    // The charge's journal and event are written once, when the charge settles, not when a refused refund
+    // returns the payment to SUCCEEDED.
+    if (next.state === "SUCCEEDED" && CHARGE_OPEN_STATES.includes(from))
       items.push(...journalAndOutbox(this.table, next, m.now).map((Put) => ({ Put })));
     if (next.state === "REFUNDED")
-      items.push(...refundJournal(this.table, next, m.now).map((Put) => ({ Put })));
+      items.push(...refundJournalAndOutbox(this.table, next, m.now).map((Put) => ({ Put })));
     if (m.inboxEventId) {
       const inbox = { ...webhookInboxKey(m.inboxEventId), payment_id: next.payment_id, at: m.now };
       items.push({ Put: this.putIfAbsent(inbox) });

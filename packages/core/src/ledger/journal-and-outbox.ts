@@ -14,16 +14,54 @@ import {
  * so that a standby Region re-creates the same one (Part 9).
  */
 export function journalAndOutbox(table: string, row: PaymentRow, now: number) {
+  return [
+    journalEntry(table, row, now, 1, "psp_clearing", "debit"),
+    journalEntry(table, row, now, 2, `merchant_payable:${row.merchant_id}`, "credit"),
+    outboxPut(table, row, now, "SUCCEEDED", "payment.succeeded"),
+  ];
+}
+
+/**
+ * The reversing double entry for a refund (merchant payable debited, clearing credited) and the outbox item
+ * `{payment_id}:REFUNDED`, written in the same transaction as the move to REFUNDED: the ledger balances to
+ * zero for a refunded payment, and the worker debits the merchant once and tells the buyer.
+ */
+export function refundJournalAndOutbox(table: string, row: PaymentRow, now: number) {
+  return [
+    journalEntry(table, row, now, 3, `merchant_payable:${row.merchant_id}`, "debit"),
+    journalEntry(table, row, now, 4, "psp_clearing", "credit"),
+    outboxPut(table, row, now, "REFUNDED", "payment.refunded"),
+  ];
+}
+
+function journalEntry(
+  table: string,
+  row: PaymentRow,
+  now: number,
+  n: number,
+  account: string,
+  side: "debit" | "credit",
+) {
   const { pk } = paymentKey(row.payment_id);
-  const entry = (n: number, account: string, side: "debit" | "credit") => ({
+  return {
     TableName: table,
     Item: { pk, sk: `JOURNAL#${n}`, account, side, amount: row.amount, currency: row.currency, at: now },
     ConditionExpression: "attribute_not_exists(pk)",
-  });
-  const eventId = eventIdOf(row.payment_id, "SUCCEEDED");
+  };
+}
+
+// Whichever path moved the payment (owner, webhook, resolver), the event id is the state's, so it is one event.
+function outboxPut(
+  table: string,
+  row: PaymentRow,
+  now: number,
+  state: "SUCCEEDED" | "REFUNDED",
+  type: OutboxItem["type"],
+) {
+  const eventId = eventIdOf(row.payment_id, state);
   const outbox: OutboxItem = {
     event_id: eventId,
-    type: "payment.succeeded",
+    type,
     payment_id: row.payment_id,
     merchant_id: row.merchant_id,
     caller: row.caller,
@@ -32,27 +70,9 @@ export function journalAndOutbox(table: string, row: PaymentRow, now: number) {
     currency: row.currency,
     created_at: now,
   };
-  return [
-    entry(1, "psp_clearing", "debit"),
-    entry(2, `merchant_payable:${row.merchant_id}`, "credit"),
-    {
-      TableName: table,
-      Item: { ...outboxKey(eventId), ...outbox, gsi1pk: OUTBOX_INDEX_PK, gsi1sk: padTime(now) },
-      ConditionExpression: "attribute_not_exists(pk)",
-    },
-  ];
-}
-
-/**
- * The reversing double entry for a refund (merchant payable debited, clearing credited), written in the
- * same transaction as the move to REFUNDED, so that the ledger balances to zero for a refunded payment.
- */
-export function refundJournal(table: string, row: PaymentRow, now: number) {
-  const { pk } = paymentKey(row.payment_id);
-  const entry = (n: number, account: string, side: "debit" | "credit") => ({
+  return {
     TableName: table,
-    Item: { pk, sk: `JOURNAL#${n}`, account, side, amount: row.amount, currency: row.currency, at: now },
+    Item: { ...outboxKey(eventId), ...outbox, gsi1pk: OUTBOX_INDEX_PK, gsi1sk: padTime(now) },
     ConditionExpression: "attribute_not_exists(pk)",
-  });
-  return [entry(3, `merchant_payable:${row.merchant_id}`, "debit"), entry(4, "psp_clearing", "credit")];
+  };
 }

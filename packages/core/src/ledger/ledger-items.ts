@@ -16,8 +16,32 @@ export interface PaymentRow {
   psp_charge?: string;
   psp_refund?: string;
   decline_code?: string;
+  /** The refund attempt in flight or last made: 1 for `{payment_id}:cancel:refund`, n for `…:refund:n`. */
+  refund_attempt?: number;
+  /** When the current refund attempt was recorded, to know when the PSP forgets its key. */
+  refund_started_at?: number;
+  /** The PSP's reason for the last refund attempt it definitely refused. */
+  refund_refusal?: string;
+  /** Lookups by our reference that found nothing yet (a lagging index is not a decline). */
+  lookup_attempts?: number;
+  /** Something the PSP said that contradicts a final state (a charge.succeeded for a FAILED payment). */
+  anomaly?: PaymentAnomaly;
   created_at: number;
   updated_at: number;
+}
+
+/** A serious contradiction between the PSP and the ledger, kept on the row for reconciliation and a person. */
+export interface PaymentAnomaly {
+  kind: "charge-succeeded-for-failed";
+  psp_charge: string;
+  psp_event: string;
+  at: number;
+}
+
+/** The row without its table keys and index fields, so that a move never carries an old index entry on. */
+export function rowFields(item: PaymentRow): PaymentRow {
+  const { pk: _pk, sk: _sk, gsi1pk: _gp, gsi1sk: _gs, ...row } = item as PaymentRow & Record<string, unknown>;
+  return row as PaymentRow;
 }
 
 /** The locator (caller, key) → payment_id: the durable guard. It never expires; VOID makes it a tombstone. */
@@ -33,7 +57,7 @@ export interface LocatorRow {
 /** The outbox item written with the move to SUCCEEDED; its event id is stored, never made up at send time. */
 export interface OutboxItem {
   event_id: string;
-  type: "payment.succeeded";
+  type: "payment.succeeded" | "payment.refunded";
   payment_id: string;
   merchant_id: string;
   caller: string;
@@ -57,6 +81,8 @@ export const sweepIndexKey = (state: PaymentState, atMs: number) => ({
   gsi1sk: padTime(atMs),
 });
 export const OUTBOX_INDEX_PK = "OUTBOX";
+/** Rows with an anomaly, for the resolver's report; they stay listed until a person clears them. */
+export const ANOMALY_INDEX_PK = "ANOMALY";
 
 /** A fixed-width time so that the index sorts by time as text. */
 export const padTime = (ms: number): string => String(Math.floor(ms)).padStart(15, "0");

@@ -1,5 +1,5 @@
 import type { PaymentState } from "../payment/payment-state";
-import type { LocatorRow, PaymentRow } from "./ledger-items";
+import type { LocatorRow, PaymentAnomaly, PaymentRow } from "./ledger-items";
 
 /** What a failed insert found in the way: the locator, and the payment it names when there is one. */
 export interface GuardConflict {
@@ -11,7 +11,14 @@ export interface GuardConflict {
 export interface Move {
   paymentId: string;
   to: PaymentState;
-  set?: Partial<Pick<PaymentRow, "psp_charge" | "psp_refund" | "decline_code">>;
+  set?: Partial<
+    Pick<
+      PaymentRow,
+      "psp_charge" | "psp_refund" | "decline_code" | "refund_attempt" | "refund_started_at" | "refund_refusal"
+    >
+  >;
+  /** The states this move may leave; required to leave a refund attempt back to SUCCEEDED. */
+  from?: readonly PaymentState[];
   /** The row as the caller last read it, to save a read; the compare-and-set still checks its state. */
   expected?: PaymentRow;
   /** An inbox item to write in the same transaction (the webhook's event id). */
@@ -37,8 +44,15 @@ export interface LedgerPort {
   getLocator(caller: string, key: string): Promise<LocatorRow | undefined>;
   /** Moves a payment by compare-and-set; the move to SUCCEEDED also writes the journal and the outbox item. */
   move(m: Move): Promise<MoveResult>;
-  /** Sends an unsettled row to the back of the sweep index, so that rows behind it get their turn. */
-  touchSweep(paymentId: string, state: PaymentState, now: number): Promise<void>;
+  /**
+   * Sends an unsettled row to the back of the sweep index, so that rows behind it get their turn; with a
+   * later `retryAt` it also counts a lookup that found nothing and keeps the row out of passes until then.
+   */
+  touchSweep(paymentId: string, state: PaymentState, now: number, retryAt?: number): Promise<void>;
+  /** Records an anomaly on the row once and lists it for the resolver's report; false if one is there. */
+  recordAnomaly(paymentId: string, anomaly: PaymentAnomaly): Promise<boolean>;
+  /** Rows with a recorded anomaly. */
+  listAnomalies(limit: number): Promise<PaymentRow[]>;
   /** Rows in `state` last changed before `beforeMs`, from the sparse state index (never a scan). */
   listByState(state: PaymentState, beforeMs: number, limit: number): Promise<PaymentRow[]>;
 }

@@ -1,12 +1,18 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { merchantShardPk } from "./balance-shards";
 
-/** A merchant's balance summed over its shards: per currency, and as one number when there is one currency. */
+/**
+ * A merchant's balance summed over its shards: per currency, and as one number when there is one currency. A
+ * refund leaves its payment's credit record in place and adds a debit record, so `credits` counts the payments
+ * applied (each once) and `debits` the refunds applied (each once).
+ */
 export interface MerchantBalance {
-  /** The balance in minor units when every credit is in one currency (0 with no credits), else null. */
+  /** Credits less debits, in minor units, when everything is in one currency (0 with none), else null. */
   balance: number | null;
-  /** The count of credit records. */
+  /** The count of credit records (succeeded payments applied). */
   credits: number;
+  /** The count of debit records (refunds applied). */
+  debits: number;
   balances: Record<string, number>;
 }
 
@@ -20,7 +26,7 @@ export interface CreditRecord {
   applied_at: number;
 }
 
-/** Reads the sharded balance items and counts the credit records of every shard, in parallel. */
+/** Reads the sharded balance items and counts the credit and debit records of every shard, in parallel. */
 export async function readMerchantBalance(
   db: DynamoDBDocumentClient,
   table: string,
@@ -32,8 +38,10 @@ export async function readMerchantBalance(
   );
   const balances: Record<string, number> = {};
   let credits = 0;
+  let debits = 0;
   for (const part of parts) {
     credits += part.credits;
+    debits += part.debits;
     for (const [currency, amount] of Object.entries(part.balances)) {
       balances[currency] = (balances[currency] ?? 0) + amount;
     }
@@ -41,7 +49,7 @@ export async function readMerchantBalance(
   const currencies = Object.keys(balances);
   const balance =
     currencies.length === 0 ? 0 : currencies.length === 1 ? (balances[currencies[0] as string] ?? 0) : null;
-  return { balance, credits, balances };
+  return { balance, credits, debits, balances };
 }
 
 /** Lists a merchant's credit records over every shard, oldest application first (for audits and tests). */
@@ -52,27 +60,35 @@ export async function listCredits(
   shards: number,
 ): Promise<CreditRecord[]> {
   const pages = await Promise.all(
-    Array.from({ length: shards }, (_, s) => queryAll(db, table, merchantShardPk(merchantId, s))),
+    Array.from({ length: shards }, (_, s) => queryAll(db, table, merchantShardPk(merchantId, s), "CREDIT#")),
   );
   return (pages.flat() as unknown as CreditRecord[]).sort((a, b) => a.applied_at - b.applied_at);
 }
 
 async function readShard(db: DynamoDBDocumentClient, table: string, pk: string) {
-  const [item, credits] = await Promise.all([
+  const [item, credits, debits] = await Promise.all([
     db.send(new GetCommand({ TableName: table, Key: { pk, sk: "BALANCE" }, ConsistentRead: true })),
-    countCredits(db, table, pk),
+    countRecords(db, table, pk, "CREDIT#"),
+    countRecords(db, table, pk, "DEBIT#"),
   ]);
   const balances: Record<string, number> = {};
   for (const [name, value] of Object.entries(item.Item ?? {})) {
     if (name.startsWith("balance_") && typeof value === "number")
       balances[name.slice("balance_".length)] = value;
   }
-  return { balances, credits };
+  return { balances, credits, debits };
 }
 
-async function countCredits(db: DynamoDBDocumentClient, table: string, pk: string): Promise<number> {
+type RecordPrefix = "CREDIT#" | "DEBIT#";
+
+async function countRecords(
+  db: DynamoDBDocumentClient,
+  table: string,
+  pk: string,
+  prefix: RecordPrefix,
+): Promise<number> {
   let count = 0;
-  for await (const page of creditPages(db, table, pk, "COUNT")) count += page.Count ?? 0;
+  for await (const page of recordPages(db, table, pk, prefix, "COUNT")) count += page.Count ?? 0;
   return count;
 }
 
@@ -80,16 +96,19 @@ async function queryAll(
   db: DynamoDBDocumentClient,
   table: string,
   pk: string,
+  prefix: RecordPrefix,
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  for await (const page of creditPages(db, table, pk, "ALL_ATTRIBUTES")) items.push(...(page.Items ?? []));
+  for await (const page of recordPages(db, table, pk, prefix, "ALL_ATTRIBUTES"))
+    items.push(...(page.Items ?? []));
   return items;
 }
 
-async function* creditPages(
+async function* recordPages(
   db: DynamoDBDocumentClient,
   table: string,
   pk: string,
+  prefix: RecordPrefix,
   select: "COUNT" | "ALL_ATTRIBUTES",
 ) {
   let start: Record<string, unknown> | undefined;
@@ -97,8 +116,8 @@ async function* creditPages(
     const page = await db.send(
       new QueryCommand({
         TableName: table,
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :credit)",
-        ExpressionAttributeValues: { ":pk": pk, ":credit": "CREDIT#" },
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: { ":pk": pk, ":prefix": prefix },
         Select: select,
         ConsistentRead: true,
         ExclusiveStartKey: start,

@@ -1,12 +1,15 @@
 import type { Clock } from "../clock/clock";
+import type { Device } from "../device/device";
 import type { DeviceStore } from "../device/device-store";
 import { crashIfArmed } from "../inbox/injected-crash";
 import type { PaymentEvent } from "../outbox/payment-event";
 import type { EmailSender } from "./email-sender";
-import { type Channel, intentsOf, type NotificationIntent } from "./intent";
+import { type Channel, intentsOf, type NotificationIntent, pushTemplateOf } from "./intent";
 import type { IntentStore } from "./intent-store";
 import { admitMessage, type DedupPolicy, type DedupStore } from "./logical-dedup";
-import type { PushSender } from "./push-sender";
+import { type ProviderVerdict, sesVerdict, snsPublishVerdict } from "./provider-errors";
+import type { PushMessage, PushSender } from "./push-sender";
+import { sendWithinBudget, type TimeBudget } from "./send-within-budget";
 import { unsafeSwitches } from "./test-switches";
 
 /** What the notification step runs on. */
@@ -24,26 +27,38 @@ export interface NotifyDeps {
 export interface NotifyReport {
   sent: Channel[];
   suppressed: Array<{ channel: Channel; reason: string }>;
+  /** Intents the provider refused for good: marked FAILED with the reason, and the event went on. */
+  failed: Array<{ channel: Channel; codes: string[]; reason: string }>;
+  /** Provider calls tried again after a transient error (throttling, a 5xx) inside this run. */
+  retries: number;
   /** Pushes that went out only because the dedup store failed (fail open). */
   failedOpen: number;
 }
 
-/** The template a push is deduplicated under. */
-const PUSH_TEMPLATE = "payment.succeeded/push";
-
 /**
  * The notification step (Part 7), after the commit and again on every redelivery: each intent still PENDING is
  * sent, then marked SENT by compare-and-set. A crash between the send and the mark is the one case that sends
- * twice, and the push's replace id makes that second copy land on top of the first.
+ * twice, and the push's replace id makes that second copy land on top of the first. A provider's permanent
+ * refusal marks the intent FAILED, so it never holds the event (and the merchant's queue group) hostage; a
+ * transient error is retried inside `budget`, then thrown for redelivery.
  */
-export async function finishIntents(deps: NotifyDeps, event: PaymentEvent): Promise<NotifyReport> {
-  const report: NotifyReport = { sent: [], suppressed: [], failedOpen: 0 };
-  await finishPush(deps, event, report);
-  await finishEmail(deps, event, report);
+export async function finishIntents(
+  deps: NotifyDeps,
+  event: PaymentEvent,
+  budget: TimeBudget,
+): Promise<NotifyReport> {
+  const report: NotifyReport = { sent: [], suppressed: [], failed: [], retries: 0, failedOpen: 0 };
+  await finishPush(deps, event, budget, report);
+  await finishEmail(deps, event, budget, report);
   return report;
 }
 
-async function finishPush(deps: NotifyDeps, event: PaymentEvent, report: NotifyReport): Promise<void> {
+async function finishPush(
+  deps: NotifyDeps,
+  event: PaymentEvent,
+  budget: TimeBudget,
+  report: NotifyReport,
+): Promise<void> {
   const unsafe = unsafeSwitches();
   // Branch N: with no record, every delivery pushes, whatever the intent says.
   const intent = unsafe.noNotificationRecord
@@ -52,7 +67,7 @@ async function finishPush(deps: NotifyDeps, event: PaymentEvent, report: NotifyR
   if (intent?.state !== "PENDING") return;
   const logical = {
     recipient: intent.caller,
-    template: PUSH_TEMPLATE,
+    template: pushTemplateOf(event),
     businessKey: intent.dedup_key,
     owner: intent.event_id,
   };
@@ -60,35 +75,67 @@ async function finishPush(deps: NotifyDeps, event: PaymentEvent, report: NotifyR
   if (!admission.admit) return suppress(deps, intent, admission.reason, report);
   if (admission.failedOpen) report.failedOpen += 1;
   const devices = await deps.devices.list(intent.caller);
+  if (devices.length === 0) return suppress(deps, intent, "no-enabled-device", report);
   const message = {
     title: intent.title,
     body: intent.body,
     replaceId: unsafe.noReplaceId ? undefined : intent.replace_id,
   };
-  let sent = 0;
-  for (const d of devices)
-    if ((await deps.push.publish(d.endpoint_arn, d.platform, message)) === "sent") sent += 1;
-  if (sent === 0) return suppress(deps, intent, "no-enabled-device", report);
+  const refusals = await pushToDevices(deps, devices, message, budget, report);
+  if (refusals.length === devices.length) return fail(deps, intent, refusals, report);
   crashIfArmed("worker_crash_after_send");
   if (!unsafe.noNotificationRecord)
     await deps.intents.finish(intent.event_id, "push", "SENT", deps.clock.now());
   report.sent.push("push");
 }
 
+/** Pushes to each device; the answer is the permanent refusals (one device refusing never stops the others). */
+async function pushToDevices(
+  deps: NotifyDeps,
+  devices: Device[],
+  message: PushMessage,
+  budget: TimeBudget,
+  report: NotifyReport,
+): Promise<ProviderVerdict[]> {
+  const refusals: ProviderVerdict[] = [];
+  for (const d of devices) {
+    const result = await sendWithinBudget(
+      () => deps.push.publish(d.endpoint_arn, d.platform, message),
+      snsPublishVerdict,
+      budget,
+    );
+    report.retries += result.retries;
+    if (!result.ok) refusals.push(result.refusal);
+  }
+  return refusals;
+}
+
 /**
  * The email has no replace id, so its send record (keyed by the intent, written as soon as SES accepted the
  * email) stops our own repeats; a crash between SES accepting and the record being written can still repeat.
  */
-async function finishEmail(deps: NotifyDeps, event: PaymentEvent, report: NotifyReport): Promise<void> {
+async function finishEmail(
+  deps: NotifyDeps,
+  event: PaymentEvent,
+  budget: TimeBudget,
+  report: NotifyReport,
+): Promise<void> {
   const intent = await deps.intents.get(event.event_id, "email");
   if (intent?.state !== "PENDING") return;
-  if (!intent.to) return suppress(deps, intent, "no-address", report);
+  const to = intent.to;
+  if (!to) return suppress(deps, intent, "no-address", report);
   if (!(await deps.intents.getEmailSend(event.event_id))) {
-    const messageId = await deps.email.send(intent.to, intent.title, intent.body);
+    const result = await sendWithinBudget(
+      () => deps.email.send(to, intent.title, intent.body),
+      sesVerdict,
+      budget,
+    );
+    report.retries += result.retries;
+    if (!result.ok) return fail(deps, intent, [result.refusal], report);
     await deps.intents.putEmailSend({
       event_id: event.event_id,
-      message_id: messageId,
-      to: intent.to,
+      message_id: result.value,
+      to,
       sent_at: deps.clock.now(),
     });
     crashIfArmed("worker_crash_after_send");
@@ -105,4 +152,15 @@ async function suppress(
 ): Promise<void> {
   await deps.intents.finish(intent.event_id, intent.channel, "SUPPRESSED", deps.clock.now(), reason);
   report.suppressed.push({ channel: intent.channel, reason });
+}
+
+async function fail(
+  deps: NotifyDeps,
+  intent: NotificationIntent,
+  refusals: ProviderVerdict[],
+  report: NotifyReport,
+): Promise<void> {
+  const reason = refusals.map((r) => r.reason).join("; ");
+  await deps.intents.finish(intent.event_id, intent.channel, "FAILED", deps.clock.now(), reason);
+  report.failed.push({ channel: intent.channel, codes: refusals.map((r) => r.code), reason });
 }

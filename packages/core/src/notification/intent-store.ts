@@ -1,6 +1,9 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { isConditionFailure } from "../aws/document-client";
-import { type Channel, intentKey, type NotificationIntent } from "./intent";
+import { type Channel, type IntentState, intentKey, type NotificationIntent } from "./intent";
+
+/** The states an intent ends in. */
+export type FinalIntentState = Exclude<IntentState, "PENDING">;
 
 /** The email send record: written as soon as the provider accepted the email, keyed by the intent. */
 export interface EmailSendRecord {
@@ -17,7 +20,7 @@ export interface IntentStore {
   finish(
     eventId: string,
     channel: Channel,
-    state: "SENT" | "SUPPRESSED",
+    state: FinalIntentState,
     now: number,
     reason?: string,
   ): Promise<boolean>;
@@ -45,7 +48,7 @@ export class DynamoIntentStore implements IntentStore {
   async finish(
     eventId: string,
     channel: Channel,
-    state: "SENT" | "SUPPRESSED",
+    state: FinalIntentState,
     now: number,
     reason?: string,
   ): Promise<boolean> {

@@ -5,8 +5,11 @@ export type Channel = "push" | "email";
 /** Every channel, in the order the notification step finishes them. */
 export const CHANNELS: readonly Channel[] = ["push", "email"];
 
-/** PENDING until sent (or deliberately not sent: a logical duplicate, a capped user, no device); then final. */
-export type IntentState = "PENDING" | "SENT" | "SUPPRESSED";
+/**
+ * PENDING until sent, or deliberately not sent (SUPPRESSED: a logical duplicate, a capped user, no device), or
+ * refused for good by the provider (FAILED: a rejected address, a disabled endpoint, a paused account); then final.
+ */
+export type IntentState = "PENDING" | "SENT" | "SUPPRESSED" | "FAILED";
 
 /** A notification intent: written with the credit, so that "should I send?" has a durable answer (Part 7). */
 export interface NotificationIntent {
@@ -31,9 +34,12 @@ export interface NotificationIntent {
 /** The key of the intent for (event, channel): one intent per channel per event, never two. */
 export const intentKey = (eventId: string, channel: Channel) => ({ pk: `INTENT#${eventId}`, sk: channel });
 
-/** The intents a payment event announces: a push always, an email when the buyer's token carried an address. */
+/**
+ * The intents a payment event announces: a push always, an email when the buyer's token carried an address. A
+ * refund's push has the same replace id as the payment's "paid" push, so it lands on top of it.
+ */
 export function intentsOf(event: PaymentEvent, now: number): NotificationIntent[] {
-  const money = formatMoney(event.amount, event.currency);
+  const text = textOf(event);
   const base = {
     event_id: event.event_id,
     state: "PENDING" as const,
@@ -43,26 +49,46 @@ export function intentsOf(event: PaymentEvent, now: number): NotificationIntent[
     dedup_key: `${event.merchant_id}:${event.amount}:${event.currency}`,
     created_at: now,
   };
-  const push: NotificationIntent = {
-    ...base,
-    channel: "push",
-    title: "Payment successful",
-    body: `You paid ${money} to ${event.merchant_id}.`,
-  };
+  const push: NotificationIntent = { ...base, channel: "push", ...text.push };
   if (!event.email) return [push];
-  const email: NotificationIntent = {
-    ...base,
-    channel: "email",
-    to: event.email,
-    title: `Your receipt for payment ${event.payment_id}`,
-    body: [
-      `You paid ${money} to ${event.merchant_id}.`,
-      "",
-      `Payment id: ${event.payment_id}`,
-      `Paid at: ${new Date(event.occurred_at).toISOString()}`,
-    ].join("\n"),
+  return [push, { ...base, channel: "email", to: event.email, ...text.email }];
+}
+
+/** The template a push is deduplicated under: one per event type, so a refund is never a duplicate of its payment. */
+export const pushTemplateOf = (event: Pick<PaymentEvent, "type">): string => `${event.type}/push`;
+
+function textOf(event: PaymentEvent) {
+  const money = formatMoney(event.amount, event.currency);
+  const at = new Date(event.occurred_at).toISOString();
+  if (event.type === "payment.refunded") {
+    return {
+      push: {
+        title: "Payment refunded",
+        body: `Your payment of ${money} to ${event.merchant_id} was refunded.`,
+      },
+      email: {
+        title: `Your refund for payment ${event.payment_id}`,
+        body: [
+          `Your payment of ${money} to ${event.merchant_id} was refunded.`,
+          "",
+          `Payment id: ${event.payment_id}`,
+          `Refunded at: ${at}`,
+        ].join("\n"),
+      },
+    };
+  }
+  return {
+    push: { title: "Payment successful", body: `You paid ${money} to ${event.merchant_id}.` },
+    email: {
+      title: `Your receipt for payment ${event.payment_id}`,
+      body: [
+        `You paid ${money} to ${event.merchant_id}.`,
+        "",
+        `Payment id: ${event.payment_id}`,
+        `Paid at: ${at}`,
+      ].join("\n"),
+    },
   };
-  return [push, email];
 }
 
 /** Minor units as the currency writes them (e.g. 3000 USD → "$30.00", 500 JPY → "¥500"). */

@@ -11,8 +11,8 @@ export interface PushMessage {
 
 /** Sends one push to one device endpoint. */
 export interface PushSender {
-  /** Answers "disabled" when the provider has disabled the endpoint (an uninstalled app): nothing to retry. */
-  publish(endpointArn: string, platform: Platform, message: PushMessage): Promise<"sent" | "disabled">;
+  /** Resolves once the provider accepted the push; throws the provider's error (see `snsPublishVerdict`). */
+  publish(endpointArn: string, platform: Platform, message: PushMessage): Promise<void>;
 }
 
 /** The APNs collapse id attribute SNS maps onto the `apns-collapse-id` header. */
@@ -25,24 +25,18 @@ export const APNS_COLLAPSE_ID = "AWS.SNS.MOBILE.APNS.COLLAPSE_ID";
 export class SnsPushSender implements PushSender {
   constructor(private readonly sns: SNSClient) {}
 
-  async publish(endpointArn: string, platform: Platform, m: PushMessage): Promise<"sent" | "disabled"> {
-    try {
-      await this.sns.send(
-        new PublishCommand({
-          TargetArn: endpointArn,
-          MessageStructure: "json",
-          Message: JSON.stringify(platformMessage(platform, m)),
-          MessageAttributes: {
-            "AWS.SNS.MOBILE.APNS.PUSH_TYPE": { DataType: "String", StringValue: "alert" },
-            ...(m.replaceId ? { [APNS_COLLAPSE_ID]: { DataType: "String", StringValue: m.replaceId } } : {}),
-          },
-        }),
-      );
-      return "sent";
-    } catch (err) {
-      if ((err as { name?: string }).name === "EndpointDisabledException") return "disabled";
-      throw err;
-    }
+  async publish(endpointArn: string, platform: Platform, m: PushMessage): Promise<void> {
+    await this.sns.send(
+      new PublishCommand({
+        TargetArn: endpointArn,
+        MessageStructure: "json",
+        Message: JSON.stringify(platformMessage(platform, m)),
+        MessageAttributes: {
+          "AWS.SNS.MOBILE.APNS.PUSH_TYPE": { DataType: "String", StringValue: "alert" },
+          ...(m.replaceId ? { [APNS_COLLAPSE_ID]: { DataType: "String", StringValue: m.replaceId } } : {}),
+        },
+      }),
+    );
   }
 }
 

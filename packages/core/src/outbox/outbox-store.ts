@@ -56,12 +56,13 @@ export function outboxItemFromImage(
     throw new Error(`outbox item ${eventId} is missing fields`);
   }
   // A type this relay does not know is a newer producer's: stop here rather than send it mislabelled.
-  if (s("type") !== "payment.succeeded")
-    throw new Error(`outbox item ${eventId} has unknown type ${s("type")}`);
+  const type = s("type");
+  if (type !== "payment.succeeded" && type !== "payment.refunded")
+    throw new Error(`outbox item ${eventId} has unknown type ${type}`);
   const email = s("email");
   return {
     event_id: eventId,
-    type: "payment.succeeded",
+    type,
     payment_id: s("payment_id") as string,
     merchant_id: s("merchant_id") as string,
     caller: s("caller") as string,

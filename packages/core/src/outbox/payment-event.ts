@@ -5,9 +5,12 @@ import type { OutboxItem } from "../ledger/ledger-items";
  * itself (no attempt count, no send time), so that every re-send is the same message (Part 6).
  */
 export type PaymentEvent = Omit<OutboxItem, "created_at"> & {
-  /** When the payment succeeded: the outbox item's created_at, the same on every re-send. */
+  /** When the payment moved to the announced state: the outbox item's created_at, the same on every re-send. */
   occurred_at: number;
 };
+
+/** The event types the worker applies: a succeeded payment credits the merchant, a refunded one debits it. */
+export const PAYMENT_EVENT_TYPES: readonly PaymentEvent["type"][] = ["payment.succeeded", "payment.refunded"];
 
 /** A message the worker cannot read; it fails on every delivery and ends in the DLQ. */
 export class UnreadableEvent extends Error {
@@ -41,7 +44,8 @@ export function parsePaymentEvent(body: string): PaymentEvent {
     throw new UnreadableEvent("the body is not JSON");
   }
   if (typeof o !== "object" || o === null) throw new UnreadableEvent("the body is not a JSON object");
-  if (o.type !== "payment.succeeded") throw new UnreadableEvent(`unknown type ${String(o.type)}`);
+  if (!PAYMENT_EVENT_TYPES.includes(o.type as PaymentEvent["type"]))
+    throw new UnreadableEvent(`unknown type ${String(o.type)}`);
   for (const field of ["event_id", "payment_id", "merchant_id", "caller", "currency"]) {
     if (typeof o[field] !== "string" || o[field] === "") throw new UnreadableEvent(`${field} is missing`);
   }

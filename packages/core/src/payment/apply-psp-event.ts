@@ -4,54 +4,57 @@ import { paymentIdFromPspKey } from "../ids/derive-ids";
 import { webhookInboxKey } from "../ledger/ledger-items";
 import type { Move } from "../ledger/ledger-port";
 import type { PaymentDeps } from "./payment-deps";
-import { Refusal } from "./payment-errors";
+import type { PspEvent } from "./psp-event";
 
-/** A PSP webhook event as the contract describes it. */
-export interface PspEvent {
-  id: string;
-  type: "charge.succeeded" | "charge.failed" | "refund.succeeded";
-  data: { charge: { id: string; idempotency_key: string; reference: string } };
-}
+export { type PspEvent, parsePspEvent } from "./psp-event";
 
-/** Parses an event body, refusing anything that is not the contract's shape. */
-export function parsePspEvent(raw: string): PspEvent {
-  let e: PspEvent;
-  try {
-    e = JSON.parse(raw) as PspEvent;
-  } catch {
-    throw new Refusal("bad-request", "the webhook body is not JSON");
-  }
-  const ok =
-    typeof e?.id === "string" &&
-    ["charge.succeeded", "charge.failed", "refund.succeeded"].includes(e.type) &&
-    typeof e.data?.charge?.id === "string";
-  if (!ok) throw new Refusal("bad-request", "the webhook body is not a PSP event (id, type, data.charge)");
-  return e;
+/** What applying one PSP event came to. */
+export interface PspEventOutcome {
+  applied: boolean;
+  duplicate: boolean;
+  /** The event names no payment of ours: nothing was written. */
+  unknownPayment?: boolean;
+  /** The PSP says a FAILED payment was charged: recorded on the row for reconciliation and a person. */
+  anomaly?: boolean;
 }
 
 /**
  * Applies a PSP event at most once: the inbox item keyed by the PSP's event id is written in the
  * same transaction as the allowed move; a late or repeated event is harmless (Part 5).
  */
-export async function applyPspEvent(
-  deps: PaymentDeps,
-  e: PspEvent,
-): Promise<{ applied: boolean; duplicate: boolean }> {
+export async function applyPspEvent(deps: PaymentDeps, e: PspEvent): Promise<PspEventOutcome> {
   const charge = e.data.charge;
-  const paymentId = paymentIdFromPspKey(charge.idempotency_key ?? "") ?? charge.reference;
+  const paymentId = paymentIdFromPspKey(charge.idempotency_key ?? "") ?? charge.reference ?? "";
+  const row = paymentId ? await deps.ledger.getPayment(paymentId) : undefined;
+  if (!row) return { applied: false, duplicate: false, unknownPayment: true };
   const now = deps.clock.now();
-  const base = { paymentId, inboxEventId: e.id, now };
-  const move: Move =
-    e.type === "charge.succeeded"
-      ? { ...base, to: "SUCCEEDED", set: { psp_charge: charge.id } }
-      : e.type === "charge.failed"
-        ? { ...base, to: "FAILED", set: { decline_code: "card_declined" } }
-        : { ...base, to: "REFUNDED" };
-  const result = await deps.ledger.move(move);
+  const result = await deps.ledger.move({ ...moveOf(e, paymentId, now), expected: row });
   if (result.moved) return { applied: true, duplicate: false };
   if (result.duplicate) return { applied: false, duplicate: true };
-  // Not an allowed move now (already settled, or unknown to us): remember the event all the same.
-  return { applied: false, duplicate: !(await rememberEvent(deps, e.id, paymentId, now)) };
+  // Not an allowed move now (already settled): remember the event all the same.
+  const fresh = await rememberEvent(deps, e.id, paymentId, now);
+  const after = result.row ?? row;
+  if (!fresh || e.type !== "charge.succeeded" || after.state !== "FAILED") {
+    return { applied: false, duplicate: !fresh };
+  }
+  const anomaly = {
+    kind: "charge-succeeded-for-failed" as const,
+    psp_charge: charge.id,
+    psp_event: e.id,
+    at: now,
+  };
+  await deps.ledger.recordAnomaly(paymentId, anomaly);
+  return { applied: false, duplicate: false, anomaly: true };
+}
+
+// The decline code is the PSP's own, whichever path (reply, webhook, lookup) settles the payment.
+function moveOf(e: PspEvent, paymentId: string, now: number): Move {
+  const base = { paymentId, inboxEventId: e.id, now };
+  const charge = e.data.charge;
+  if (e.type === "charge.succeeded") return { ...base, to: "SUCCEEDED", set: { psp_charge: charge.id } };
+  if (e.type === "charge.failed")
+    return { ...base, to: "FAILED", set: { decline_code: charge.decline_code ?? "card_declined" } };
+  return { ...base, to: "REFUNDED", ...(e.data.refund?.id ? { set: { psp_refund: e.data.refund.id } } : {}) };
 }
 
 async function rememberEvent(

@@ -3,51 +3,77 @@ import type { PaymentRow } from "../ledger/ledger-items";
 import type { PspReply } from "../psp/psp-port";
 import type { PaymentDeps } from "./payment-deps";
 import { Refusal } from "./payment-errors";
+import { REFUND_STATES } from "./payment-state";
 import type { Rendered } from "./render-payment";
 
 /** How long a refund call may take inside one API request. */
 const REFUND_TIMEOUT_MS = 4_000;
 
 /**
- * Refunds a succeeded payment with its derived refund key. The intent (REFUND_PENDING) is recorded
- * before the call, so every retry, here or in the resolver, is the same refund (Part 4).
+ * Refunds a succeeded payment with its derived refund key. The intent (REFUND_PENDING, with its attempt
+ * number) is recorded before the call, so every retry, here or in the resolver, is the same refund (Part 4);
+ * an attempt the PSP definitely refused leaves the payment SUCCEEDED, and the next one gets a new suffix.
  */
 export async function cancelPayment(deps: PaymentDeps, caller: string, paymentId: string): Promise<Rendered> {
   let row = await deps.ledger.getPayment(paymentId);
   if (!row || row.caller !== caller) throw new Refusal("not-found", `no payment ${paymentId}`);
+  if (row.state === "SUCCEEDED") row = await startAttempt(deps, row);
   if (row.state === "REFUNDED") return refunded(row);
-  if (row.state === "SUCCEEDED") {
-    const moved = await deps.ledger.move({ paymentId, to: "REFUND_PENDING", now: deps.clock.now() });
-    row = moved.row ?? row;
-    if (row.state === "REFUNDED") return refunded(row);
-  }
-  if (row.state !== "REFUND_PENDING" && row.state !== "REFUND_UNKNOWN") {
+  if (!REFUND_STATES.includes(row.state)) {
     throw new Refusal("invalid-state", `only a SUCCEEDED payment can be cancelled; this one is ${row.state}`);
   }
   const reply = await deps.psp.refund(
-    refundKeyOf(paymentId),
+    refundKeyOf(paymentId, row.refund_attempt),
     row.psp_charge ?? "",
     paymentId,
     REFUND_TIMEOUT_MS,
   );
-  const settled = await settleRefund(deps, paymentId, reply);
-  return settled.state === "REFUNDED" ? refunded(settled) : pending(settled);
+  const settled = await settleRefund(deps, row, reply);
+  if (settled.state === "REFUNDED") return refunded(settled);
+  if (settled.state === "SUCCEEDED" && reply.kind === "refused") {
+    throw new Refusal("refund-refused", `the PSP refused the refund: ${reply.reason} (${reply.code})`);
+  }
+  return pending(settled);
 }
 
-/** Applies the PSP's answer to a refund; anything but a success leaves it REFUND_UNKNOWN for the resolver. */
-export async function settleRefund(
-  deps: PaymentDeps,
-  paymentId: string,
-  reply: PspReply,
-): Promise<PaymentRow> {
+async function startAttempt(deps: PaymentDeps, row: PaymentRow): Promise<PaymentRow> {
   const now = deps.clock.now();
+  const set = { refund_attempt: (row.refund_attempt ?? 0) + 1, refund_started_at: now };
+  const moved = await deps.ledger.move({
+    paymentId: row.payment_id,
+    to: "REFUND_PENDING",
+    set,
+    now,
+    expected: row,
+  });
+  return moved.row ?? row;
+}
+
+/**
+ * Applies the PSP's answer to a refund attempt: done or already refunded → REFUNDED; a definite refusal
+ * → back to SUCCEEDED with the PSP's reason; anything else → REFUND_UNKNOWN for the resolver, never a guess.
+ */
+export async function settleRefund(deps: PaymentDeps, row: PaymentRow, reply: PspReply): Promise<PaymentRow> {
+  const now = deps.clock.now();
+  const paymentId = row.payment_id;
+  const from = REFUND_STATES;
   const result =
     reply.kind === "done"
-      ? await deps.ledger.move({ paymentId, to: "REFUNDED", set: { psp_refund: reply.id }, now })
-      : await deps.ledger.move({ paymentId, to: "REFUND_UNKNOWN", now });
-  const row = result.row ?? (await deps.ledger.getPayment(paymentId));
-  if (!row) throw new Error(`payment ${paymentId} vanished from the ledger`);
-  return row;
+      ? await deps.ledger.move({ paymentId, to: "REFUNDED", set: { psp_refund: reply.id }, now, from })
+      : reply.kind === "already-refunded"
+        ? await deps.ledger.move({ paymentId, to: "REFUNDED", now, from })
+        : reply.kind === "refused"
+          ? await deps.ledger.move({
+              paymentId,
+              to: "SUCCEEDED",
+              set: { refund_refusal: reply.reason },
+              now,
+              from,
+            })
+          : await deps.ledger.move({ paymentId, to: "REFUND_UNKNOWN", now, from: ["REFUND_PENDING"] });
+  const after = result.row ?? (await deps.ledger.getPayment(paymentId));
+  if (!after) throw new Error(`payment ${paymentId} vanished from the ledger`);
+  return after;
 }
 
 const refunded = (row: PaymentRow): Rendered => ({

@@ -8,6 +8,7 @@ export type RefusalKind =
   | "deadline-passed"
   | "not-found"
   | "invalid-state"
+  | "refund-refused"
   | "unauthorized"
   | "psp-unavailable"
   | "region-passive";

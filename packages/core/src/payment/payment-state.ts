@@ -11,10 +11,12 @@ export type PaymentState =
 const ALLOWED: Record<PaymentState, readonly PaymentState[]> = {
   PENDING: ["SUCCEEDED", "FAILED", "UNKNOWN"],
   UNKNOWN: ["SUCCEEDED", "FAILED"],
-  SUCCEEDED: ["REFUND_PENDING"],
+  // SUCCEEDED -> REFUNDED: a refund made at the PSP directly (its webhook, or charge_already_refunded).
+  SUCCEEDED: ["REFUND_PENDING", "REFUNDED"],
   FAILED: [],
-  REFUND_PENDING: ["REFUNDED", "REFUND_UNKNOWN"],
-  REFUND_UNKNOWN: ["REFUNDED"],
+  // Back to SUCCEEDED: the PSP definitely refused this refund attempt; a later one gets a new suffix.
+  REFUND_PENDING: ["REFUNDED", "REFUND_UNKNOWN", "SUCCEEDED"],
+  REFUND_UNKNOWN: ["REFUNDED", "SUCCEEDED"],
   REFUNDED: [],
 };
 
@@ -27,6 +29,25 @@ export function sourcesOf(to: PaymentState): PaymentState[] {
 export function canMove(from: PaymentState, to: PaymentState): boolean {
   return ALLOWED[from].includes(to);
 }
+
+/** The states of a refund attempt in flight. */
+export const REFUND_STATES: readonly PaymentState[] = ["REFUND_PENDING", "REFUND_UNKNOWN"];
+
+/** The states a charge's own answer (reply, webhook, resolver) may settle from. */
+export const CHARGE_OPEN_STATES: readonly PaymentState[] = ["PENDING", "UNKNOWN"];
+
+/**
+ * Whether a move may happen now. Leaving a refund attempt back to SUCCEEDED must be named by the caller
+ * (`from`), so that a late or repeated charge.succeeded can never undo a refund in flight.
+ */
+export function mayMove(current: PaymentState, to: PaymentState, from?: readonly PaymentState[]): boolean {
+  if (!canMove(current, to)) return false;
+  if (from) return from.includes(current);
+  return !(to === "SUCCEEDED" && REFUND_STATES.includes(current));
+}
+
+/** Final states: they leave the resolver's sparse index. */
+export const isSwept = (s: PaymentState): boolean => SWEPT_STATES.includes(s);
 
 /** States whose outcome is not yet known and that the resolver sweeps. */
 export const SWEPT_STATES: readonly PaymentState[] = [

@@ -18,7 +18,7 @@ export function paymentDeps(config: AppConfig = loadConfig()): PaymentDeps {
       takeoverMarginMs: config.takeoverMarginMs,
       clock,
     }),
-    psp: new HttpPsp(config.pspUrl, config.pspApiKey),
+    psp: new HttpPsp(config.pspUrl, () => config.pspApiKey),
     config,
     clock,
   };

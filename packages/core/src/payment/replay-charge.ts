@@ -6,18 +6,32 @@ import type { PaymentDeps } from "./payment-deps";
 /** Margin before the end of the PSP's key window: past it, a replay could reach a PSP that forgot the key. */
 const KEY_WINDOW_MARGIN_MS = 60 * 60 * 1000;
 
+/** The decline recorded when the PSP has had no charge under our reference for the whole settle period. */
+export const NO_CHARGE_AT_PSP = "no_charge_at_psp";
+
 /**
  * Calls the PSP for a payment's charge with its derived key while the PSP still remembers that key;
  * after its window, or when the key's saved result is an error, looks the charge up by our reference
- * instead (Part 1: never replay an old key, a forgotten key is a new charge).
+ * instead (Part 1: never replay an old key, a forgotten key is a new charge). Every call gets only what
+ * is left until `untilMs` (our clock), so a lookup after a saved error cannot stretch the request's deadline.
  */
-export async function replayCharge(deps: PaymentDeps, row: PaymentRow, timeoutMs: number): Promise<PspReply> {
+export async function replayCharge(deps: PaymentDeps, row: PaymentRow, untilMs: number): Promise<PspReply> {
+  const left = () => untilMs - deps.clock.now();
   const age = deps.clock.now() - row.created_at;
   if (age > deps.config.pspKeyWindowS * 1000 - KEY_WINDOW_MARGIN_MS) {
-    return deps.psp.findCharge(row.payment_id, timeoutMs);
+    return judgeLookup(deps, row, await deps.psp.findCharge(row.payment_id, left()));
   }
   const { amount, currency, payment_method } = row;
   const params = { amount, currency, payment_method, reference: row.payment_id };
-  const reply = await deps.psp.charge(chargeKeyOf(row.payment_id), params, timeoutMs);
-  return reply.kind === "saved-error" ? deps.psp.findCharge(row.payment_id, timeoutMs) : reply;
+  const reply = await deps.psp.charge(chargeKeyOf(row.payment_id), params, left());
+  if (reply.kind !== "saved-error") return reply;
+  return judgeLookup(deps, row, await deps.psp.findCharge(row.payment_id, left()));
+}
+
+// "Not found by our reference" may be a search index that lags behind the charge: it becomes a decline
+// only once the settle period since the charge attempt has passed, and until then stays not-found.
+function judgeLookup(deps: PaymentDeps, row: PaymentRow, reply: PspReply): PspReply {
+  if (reply.kind !== "not-found") return reply;
+  const settled = deps.clock.now() - row.created_at >= deps.config.pspNotFoundSettleS * 1000;
+  return settled ? { kind: "declined", declineCode: NO_CHARGE_AT_PSP } : reply;
 }

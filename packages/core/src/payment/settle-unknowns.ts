@@ -1,4 +1,4 @@
-import { refundKeyOf, scopeOf } from "../ids/derive-ids";
+import { scopeOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
 import type { RateCap } from "../rate/rate-cap";
 import { settleRefund } from "./cancel-payment";
@@ -6,14 +6,20 @@ import type { PaymentDeps } from "./payment-deps";
 import type { PaymentState } from "./payment-state";
 import { renderPayment } from "./render-payment";
 import { replayCharge } from "./replay-charge";
+import { replayRefund } from "./replay-refund";
 import { settleCharge } from "./settle-charge";
 
 const PSP_TIMEOUT_MS = 5_000;
+/** Backoff between lookups that found nothing: 30 s doubling, at most 5 minutes. */
+const LOOKUP_BACKOFF_MS = 30_000;
+const LOOKUP_BACKOFF_MAX_MS = 300_000;
 
 export interface ResolverReport {
   examined: number;
   settled: Array<{ payment_id: string; from: PaymentState; to: PaymentState }>;
   unresolved: Array<{ payment_id: string; state: PaymentState }>;
+  /** Payments where the PSP contradicts a final state; listed on every pass until a person acts. */
+  anomalies: Array<{ payment_id: string; state: PaymentState; kind: string; psp_charge: string }>;
   rateLimited: boolean;
 }
 
@@ -49,7 +55,13 @@ export async function settleUnknowns(
   limit = 100,
   onProgress?: ResolverProgress,
 ): Promise<ResolverReport> {
-  const report: ResolverReport = { examined: 0, settled: [], unresolved: [], rateLimited: false };
+  const anomalies = (await deps.ledger.listAnomalies(limit)).map((r) => ({
+    payment_id: r.payment_id,
+    state: r.state,
+    kind: r.anomaly?.kind ?? "unknown",
+    psp_charge: r.anomaly?.psp_charge ?? "",
+  }));
+  const report: ResolverReport = { examined: 0, settled: [], unresolved: [], anomalies, rateLimited: false };
   for (const listed of await listUnsettled(deps, limit)) {
     // The index is read once; another resolver may have settled the row since.
     const row = await deps.ledger.getPayment(listed.payment_id);
@@ -66,28 +78,24 @@ export async function settleUnknowns(
 }
 
 async function settleOne(deps: PaymentDeps, row: PaymentRow): Promise<PaymentRow> {
-  if (row.state === "REFUND_UNKNOWN" || row.state === "REFUND_PENDING") {
-    const reply = await deps.psp.refund(
-      refundKeyOf(row.payment_id),
-      row.psp_charge ?? "",
-      row.payment_id,
-      PSP_TIMEOUT_MS,
-    );
-    const settledRefund = await settleRefund(deps, row.payment_id, reply);
-    if (settledRefund.state === row.state)
-      await deps.ledger.touchSweep(row.payment_id, row.state, deps.clock.now());
-    return settledRefund;
+  const until = deps.clock.now() + PSP_TIMEOUT_MS;
+  const refund = row.state === "REFUND_UNKNOWN" || row.state === "REFUND_PENDING";
+  const reply = refund ? await replayRefund(deps, row, until) : await replayCharge(deps, row, until);
+  const settled = refund
+    ? await settleRefund(deps, row, reply)
+    : await settleCharge(deps, row.payment_id, reply, row);
+  // Nothing settled: move it to the back of the sweep index so that the rows behind it get their turn; a
+  // lookup that found nothing waits longer each time, since an index that lags needs time, not traffic.
+  if (settled.state === row.state || (settled.state === "UNKNOWN" && row.state === "PENDING")) {
+    const now = deps.clock.now();
+    const retryAt = reply.kind === "not-found" ? now + backoffMs(row.lookup_attempts ?? 0) : now;
+    await deps.ledger.touchSweep(row.payment_id, settled.state, now, retryAt);
   }
-  const settled = await settleCharge(
-    deps,
-    row.payment_id,
-    await replayCharge(deps, row, PSP_TIMEOUT_MS),
-    row,
-  );
-  // Nothing settled: move it to the back of the sweep index so that the rows behind it get their turn.
-  if (settled.state === row.state) await deps.ledger.touchSweep(row.payment_id, row.state, deps.clock.now());
   const answer = renderPayment(settled);
-  if (answer.kind === "final")
+  if (!refund && answer.kind === "final")
     await deps.claims.table.rewriteAnswer(scopeOf(row.caller, row.client_key), answer);
   return settled;
 }
+
+const backoffMs = (attempts: number): number =>
+  Math.min(LOOKUP_BACKOFF_MS * 2 ** attempts, LOOKUP_BACKOFF_MAX_MS);

@@ -13,6 +13,7 @@ import type { PaymentDeps } from "./payment-deps";
 import { findRefusal, Refusal } from "./payment-errors";
 import { fingerprintOf, type PaymentRequest } from "./payment-request";
 import { isChargeFinal } from "./payment-state";
+import { stallIfArmed, unsafeNoDeadlineCheck } from "./payment-test-switches";
 import { placeDurableGuard } from "./place-durable-guard";
 import { type Rendered, renderFinal, renderPayment, renderProcessing } from "./render-payment";
 import { replayCharge } from "./replay-charge";
@@ -116,9 +117,10 @@ function payloadOf(input: TakePaymentInput, deadlineAt: number): ChargePayload {
 /** The claimed work: the durable guard first, then the PSP, within the request's own deadline. */
 async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAnswer> {
   const ctx = claimContext();
+  await stallIfArmed();
   // Past the deadline nothing new is committed (Part 4): a request that stalled after its claim
   // writes no payment row; a row already there still answers.
-  if (deps.clock.now() > p.deadline_at && !ctx.durableRow) {
+  if (deps.clock.now() > p.deadline_at && !ctx.durableRow && !unsafeNoDeadlineCheck()) {
     const locator = await deps.ledger.getLocator(p.caller, p.key);
     if (!locator)
       throw new Refusal(
@@ -136,7 +138,7 @@ async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAns
   if (remaining <= 0)
     return renderPayment(await settleCharge(deps, row.payment_id, { kind: "unknown", reason: "deadline" }));
   ctx.sideEffectStarted = true;
-  const reply = await replayCharge(deps, row, remaining);
+  const reply = await replayCharge(deps, row, p.deadline_at);
   return renderPayment(await settleCharge(deps, row.payment_id, reply, row));
 }
 

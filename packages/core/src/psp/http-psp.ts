@@ -1,49 +1,80 @@
 import type { ChargeParams, PspPort, PspReply } from "./psp-port";
+import { classifyCharge, classifyRefund } from "./psp-replies";
 
 type PspUnknown = { kind: "unknown"; reason: string };
 type HttpAnswer = { kind: "http"; status: number; body: unknown; replayed: boolean };
+type Listed = { id: string; status?: string; decline_code?: string };
+
+/** The most pages one lookup reads; a reference names one payment, so more means something is wrong. */
+const MAX_PAGES = 20;
 
 /** The PSP over HTTP (Stripe-like): JSON bodies, Idempotency-Key, bearer secret key. */
 export class HttpPsp implements PspPort {
   constructor(
     private readonly baseUrl: string,
-    private readonly apiKey: string,
+    /** The key, or where to read it on each call (a function without the PSP secret fails only if it calls the PSP). */
+    private readonly apiKey: string | (() => string),
   ) {}
 
-  charge(key: string, params: ChargeParams, timeoutMs: number): Promise<PspReply> {
-    return this.post("/v1/charges", key, params, timeoutMs);
+  async charge(key: string, params: ChargeParams, timeoutMs: number): Promise<PspReply> {
+    const res = await this.post("/v1/charges", key, params, timeoutMs);
+    return res.kind === "unknown" ? res : classifyCharge(res.status, res.body, res.replayed);
   }
 
-  refund(key: string, charge: string, reference: string, timeoutMs: number): Promise<PspReply> {
-    return this.post("/v1/refunds", key, { charge, reference }, timeoutMs);
+  async refund(key: string, charge: string, reference: string, timeoutMs: number): Promise<PspReply> {
+    const res = await this.post("/v1/refunds", key, { charge, reference }, timeoutMs);
+    return res.kind === "unknown" ? res : classifyRefund(res.status, res.body, res.replayed);
   }
 
   async findCharge(reference: string, timeoutMs: number): Promise<PspReply> {
-    const url = `${this.baseUrl}/v1/charges?reference=${encodeURIComponent(reference)}`;
-    const res = await this.call(url, { headers: this.headers() }, timeoutMs);
-    if (res.kind === "unknown") return res;
-    if (res.status !== 200) return { kind: "unknown", reason: `lookup answered ${res.status}` };
-    const list =
-      (res.body as { data?: Array<{ id: string; status: string; decline_code?: string }> }).data ?? [];
-    const ok = list.find((c) => c.status === "succeeded");
+    const listed = await this.listAll(`/v1/charges?reference=${encodeURIComponent(reference)}`, timeoutMs);
+    if (!Array.isArray(listed)) return listed;
+    const ok = listed.find((c) => c.status === "succeeded");
     if (ok) return { kind: "done", id: ok.id };
-    if (list.length > 0) return { kind: "declined", declineCode: "card_declined", id: list[0]?.id };
-    return { kind: "declined", declineCode: "no_charge_at_psp" };
+    const failed = listed[0];
+    if (failed)
+      return { kind: "declined", declineCode: failed.decline_code ?? "card_declined", id: failed.id };
+    return { kind: "not-found" };
   }
 
-  private async post(path: string, key: string, body: unknown, timeoutMs: number): Promise<PspReply> {
+  async findRefund(charge: string, timeoutMs: number): Promise<PspReply> {
+    const listed = await this.listAll(`/v1/refunds?charge=${encodeURIComponent(charge)}`, timeoutMs);
+    if (!Array.isArray(listed)) return listed;
+    const ok = listed.find((r) => r.status === undefined || r.status === "succeeded");
+    return ok ? { kind: "done", id: ok.id } : { kind: "not-found" };
+  }
+
+  // Reads every page (`has_more`, `starting_after`) within one time budget: a match on a later page
+  // must not read as "not found".
+  private async listAll(path: string, timeoutMs: number): Promise<Listed[] | PspUnknown> {
+    const until = Date.now() + timeoutMs;
+    const all: Listed[] = [];
+    for (let page = 0, after = ""; page < MAX_PAGES; page++) {
+      const url = `${this.baseUrl}${path}&limit=100${after ? `&starting_after=${encodeURIComponent(after)}` : ""}`;
+      const res = await this.call(url, { headers: this.headers() }, until - Date.now());
+      if (res.kind === "unknown") return res;
+      if (res.status !== 200) return { kind: "unknown", reason: `lookup answered ${res.status}` };
+      const body = res.body as { data?: Listed[]; has_more?: boolean };
+      all.push(...(body.data ?? []));
+      const last = all[all.length - 1];
+      if (!body.has_more || !last) return all;
+      after = last.id;
+    }
+    return { kind: "unknown", reason: `lookup ran past ${MAX_PAGES} pages` };
+  }
+
+  private post(path: string, key: string, body: unknown, timeoutMs: number) {
     const init = {
       method: "POST",
       body: JSON.stringify(body),
       headers: { ...this.headers(), "idempotency-key": key },
     };
-    const res = await this.call(`${this.baseUrl}${path}`, init, timeoutMs);
-    if (res.kind === "unknown") return res;
-    return classify(res.status, res.body, res.replayed);
+    return this.call(`${this.baseUrl}${path}`, init, timeoutMs);
   }
 
   private headers(): Record<string, string> {
-    return { authorization: `Bearer ${this.apiKey}`, "content-type": "application/json" };
+    const key = typeof this.apiKey === "function" ? this.apiKey() : this.apiKey;
+    return { authorization: `Bearer ${key}`, "content-type": "application/json" };
   }
 
   private async call(url: string, init: RequestInit, timeoutMs: number): Promise<HttpAnswer | PspUnknown> {
@@ -64,22 +95,4 @@ export class HttpPsp implements PspPort {
       };
     }
   }
-}
-
-function classify(status: number, body: unknown, replayed: boolean): PspReply {
-  const b = body as {
-    id?: string;
-    error?: { type?: string; decline_code?: string; code?: string; charge?: string };
-  };
-  if (status >= 200 && status < 300 && b.id) return { kind: "done", id: b.id };
-  if (status === 402) {
-    return {
-      kind: "declined",
-      declineCode: b.error?.decline_code ?? b.error?.code ?? "declined",
-      id: b.error?.charge,
-    };
-  }
-  if (status >= 500 && replayed) return { kind: "saved-error", status };
-  if (status === 404 || status === 400) return { kind: "saved-error", status };
-  return { kind: "unknown", reason: `PSP answered ${status}` };
 }

@@ -5,7 +5,13 @@ export type PspReply =
   /** A saved error for this key: the PSP will answer it again for as long as it keeps the key. */
   | { kind: "saved-error"; status: number }
   /** No answer, a timeout, a 5xx, a 429: the outcome is unknown, never "failed". */
-  | { kind: "unknown"; reason: string };
+  | { kind: "unknown"; reason: string }
+  /** A lookup by our reference found nothing: maybe a lagging index, not yet proof of no charge. */
+  | { kind: "not-found" }
+  /** The PSP definitely refused this refund attempt (a 4xx with a reason); nothing was refunded. */
+  | { kind: "refused"; code: string; reason: string }
+  /** The charge was already refunded (at the PSP directly, or by another attempt). */
+  | { kind: "already-refunded" };
 
 export interface ChargeParams {
   amount: number;
@@ -18,6 +24,8 @@ export interface ChargeParams {
 export interface PspPort {
   charge(key: string, params: ChargeParams, timeoutMs: number): Promise<PspReply>;
   refund(key: string, charge: string, reference: string, timeoutMs: number): Promise<PspReply>;
-  /** Looks a charge up by our reference, for a key whose saved result is an error. */
+  /** Looks a charge up by our reference, every page of it, for a saved error or a forgotten key. */
   findCharge(reference: string, timeoutMs: number): Promise<PspReply>;
+  /** Looks a charge's refunds up, for a refund whose key the PSP may have forgotten. */
+  findRefund(charge: string, timeoutMs: number): Promise<PspReply>;
 }

@@ -15,6 +15,10 @@ export const AsyncMetric = {
   LogicalDuplicatesDropped: "LogicalDuplicatesDropped",
   NotificationsOverUserCap: "NotificationsOverUserCap",
   DedupStoreFailedOpen: "DedupStoreFailedOpen",
+  /** Intents a provider refused for good (rejected address, disabled endpoint, paused account): marked FAILED. */
+  NotificationsFailedPermanently: "NotificationsFailedPermanently",
+  /** Provider calls retried after throttling or a 5xx inside one invocation. */
+  NotificationSendRetries: "NotificationSendRetries",
 } as const;
 
 /** Adds `n` to a count metric; zero adds nothing, so that quiet invocations publish nothing. */

@@ -8,5 +8,8 @@ export async function handler(): Promise<Awaited<ReturnType<typeof settleUnknown
   if (!isRegionActive()) return { passive: true };
   const report = await settleUnknowns(deps, resolverRateCap(deps));
   if (report.examined > 0) logger.info("resolver pass", { ...report });
+  // An anomaly stays on every pass's report until a person settles it with the PSP (README runbook).
+  if (report.anomalies.length > 0)
+    logger.error("payments the PSP contradicts", { anomalies: report.anomalies });
   return report;
 }

@@ -1,13 +1,33 @@
-import { isRegionActive, relayDeps, type SweepReport, sweepOutbox, sweepSettings } from "@eo/core";
+import {
+  type ClaimSweepReport,
+  clock,
+  documentClient,
+  isRegionActive,
+  loadConfig,
+  relayDeps,
+  type SweepReport,
+  sweepExpiredClaims,
+  sweepOutbox,
+  sweepSettings,
+} from "@eo/core";
 import { AsyncMetric, countMetric } from "../async/async-metrics";
 import { logger, metrics } from "../shared/observability";
 
-/** The scheduled sweep: re-sends outbox items the relay left behind (a lost or trimmed stream), with their ids. */
-export async function handler(): Promise<{ outbox: SweepReport } | { passive: true }> {
+type SweepsResult = { outbox: SweepReport; claims?: ClaimSweepReport } | { passive: true };
+
+/**
+ * The scheduled sweeps: re-sends outbox items the relay left behind (a lost or trimmed stream), with their ids,
+ * and in MRSC mode deletes expired claim-table items, which no TTL removes there.
+ */
+export async function handler(): Promise<SweepsResult> {
   if (!isRegionActive()) return { passive: true };
   const outbox = await sweepOutbox(relayDeps(), sweepSettings());
   countMetric(AsyncMetric.OutboxItemsSwept, outbox.resent);
   if (outbox.examined > 0) logger.warn("the sweep found outbox items the relay left behind", { ...outbox });
   if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
-  return { outbox };
+  const config = loadConfig();
+  if (config.claimMode !== "mrsc") return { outbox };
+  const claims = await sweepExpiredClaims({ db: documentClient(), table: config.claimTable, clock });
+  if (claims.examined > 0) logger.info("expired claim-table items swept", { ...claims });
+  return { outbox, claims };
 }

@@ -1,20 +1,28 @@
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { applyPspEvent, parsePspEvent, paymentDeps, Refusal, verifyWebhookSignature } from "@eo/core";
 import { bodyOf, httpHandler } from "../shared/http-handler";
-import { logger } from "../shared/observability";
+import { logger, metrics } from "../shared/observability";
+
+/** A PSP event is a few hundred bytes; a much larger body is not one. */
+const MAX_WEBHOOK_BYTES = 64 * 1024;
 
 /** POST /webhooks/psp: a signed PSP event, applied at most once through the inbox keyed by its id. */
 export const handler = httpHandler("psp-webhook", async (event) => {
   const deps = paymentDeps();
   const raw = bodyOf(event) ?? "";
-  const check = verifyWebhookSignature(
-    deps.config.pspWebhookSecret,
-    raw,
-    event.headers["psp-signature"],
-    deps.clock.now(),
-  );
+  if (Buffer.byteLength(raw, "utf8") > MAX_WEBHOOK_BYTES)
+    throw new Refusal("too-large", `the webhook body is over ${MAX_WEBHOOK_BYTES} bytes; a PSP event is not`);
+  const signature = event.headers["psp-signature"];
+  const check = verifyWebhookSignature(deps.config.pspWebhookSecret, raw, signature, deps.clock.now());
   if (!check.ok) throw new Refusal("bad-request", `webhook signature rejected: ${check.reason}`);
   const pspEvent = parsePspEvent(raw);
   const result = await applyPspEvent(deps, pspEvent);
+  if (result.anomaly) {
+    // The PSP charged a payment we answered as FAILED: money moved that the buyer was told did not.
+    logger.error("PSP charged a FAILED payment", { event_id: pspEvent.id, charge: pspEvent.data.charge.id });
+    metrics.addMetric("PaymentAnomalies", MetricUnit.Count, 1);
+    metrics.publishStoredMetrics();
+  }
   logger.info("psp event", { event_id: pspEvent.id, type: pspEvent.type, ...result });
   return { status: 200, body: { received: true, ...result } };
 });

@@ -13,11 +13,22 @@ import type { Context, SQSEvent, SQSRecord } from "aws-lambda";
 import { AsyncMetric, countMetric, publishCountedMetrics } from "../async/async-metrics";
 import { logger } from "../shared/observability";
 
-/** One delivery: the inbox transaction, then the notification step; a throw leaves the message for redelivery. */
-async function processRecord(record: SQSRecord): Promise<void> {
+/**
+ * One delivery: the inbox transaction, then the notification step, retrying a throttled provider within what is
+ * left of the invocation; a throw leaves the message for redelivery.
+ */
+async function processRecord(record: SQSRecord, context: Context): Promise<void> {
   try {
-    const outcome = await handleEvent(workerDeps(), parsePaymentEvent(record.body));
+    const budget = { remainingMs: () => context.getRemainingTimeInMillis() };
+    const event = parsePaymentEvent(record.body);
+    const outcome = await handleEvent(workerDeps(), event, budget);
     countOutcome(outcome);
+    for (const f of outcome.failed)
+      logger.warn("notification refused for good; intent FAILED, the event goes on", {
+        event_id: event.event_id,
+        channel: f.channel,
+        codes: f.codes,
+      });
   } catch (err) {
     const receives = Number(record.attributes.ApproximateReceiveCount ?? 1);
     const last = receives >= maxReceiveCount();
@@ -41,7 +52,10 @@ async function processRecord(record: SQSRecord): Promise<void> {
 function countOutcome(o: EventOutcome): void {
   if (o.duplicate) {
     countMetric(AsyncMetric.InboxDuplicatesDropped);
-    countMetric(AsyncMetric.NotificationsFinishedByRedelivery, o.sent.length + o.suppressed.length);
+    countMetric(
+      AsyncMetric.NotificationsFinishedByRedelivery,
+      o.sent.length + o.suppressed.length + o.failed.length,
+    );
   }
   countMetric(
     AsyncMetric.LogicalDuplicatesDropped,
@@ -52,6 +66,8 @@ function countOutcome(o: EventOutcome): void {
     o.suppressed.filter((s) => s.reason === "user-cap").length,
   );
   countMetric(AsyncMetric.DedupStoreFailedOpen, o.failedOpen);
+  countMetric(AsyncMetric.NotificationsFailedPermanently, o.failed.length);
+  countMetric(AsyncMetric.NotificationSendRetries, o.retries);
 }
 
 /**
@@ -61,7 +77,7 @@ function countOutcome(o: EventOutcome): void {
 export const handler = middy((event: SQSEvent, context: Context) => {
   // A processor per invocation: it holds the batch's state, and the local runtime runs batches side by side.
   const processor = new SqsFifoPartialProcessorAsync();
-  return processPartialResponse(event, processRecord, processor, {
+  return processPartialResponse(event, (record: SQSRecord) => processRecord(record, context), processor, {
     context,
     skipGroupOnError: true,
     throwOnFullBatchFailure: false,

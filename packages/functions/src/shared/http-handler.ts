@@ -25,7 +25,8 @@ export function httpHandler(name: string, operation: (event: ApiEvent, context: 
       return {
         statusCode: a.status,
         headers: { "content-type": "application/json", ...a.headers },
-        body: JSON.stringify(a.body ?? {}),
+        // A 204 has no content (RFC 9110), not even "{}".
+        body: a.status === 204 ? "" : JSON.stringify(a.body ?? {}),
       };
     } catch (err) {
       if (!findRefusal(err)) logger.error(`${name} failed`, { error: err as Error });

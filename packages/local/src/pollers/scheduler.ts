@@ -9,7 +9,10 @@ export interface ScheduledJob {
 
 /** The running local scheduler. */
 export interface Scheduler {
-  /** Runs one job now (after its current run, if any) and returns what it returned; an unknown name rejects. */
+  /**
+   * Runs one job now and returns what it returned; an unknown name rejects. It runs beside a run under way, as
+   * a second EventBridge invocation would (after it, with `noOverlap`).
+   */
   runNow(name: string): Promise<unknown>;
   /** Clears every timer and waits for the runs under way. */
   stop(): Promise<void>;
@@ -25,11 +28,23 @@ export class UnknownJobError extends Error {
   }
 }
 
+/** How the local scheduler runs its jobs. */
+export interface SchedulerOptions {
+  clock?: Clock;
+  /**
+   * Never start a job while its last run is under way: ticks are skipped and runNow waits. EventBridge Scheduler
+   * gives no such promise (a rate schedule fires on time, and delivery is at least once), so this is off by
+   * default; jobs must be safe to overlap, and the local stack runs them as AWS would.
+   */
+  noOverlap?: boolean;
+}
+
 interface JobState {
   job: ScheduledJob;
   /** When the next run is due, on the scheduler's clock. */
   dueAt: number;
-  current: Promise<unknown> | undefined;
+  /** The runs under way. */
+  running: Set<Promise<unknown>>;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -37,12 +52,9 @@ interface JobState {
 // timer never sleeps longer than this, so that such a move is noticed promptly.
 const MAX_TIMER_MS = 1000;
 
-/** Starts running each job every `everyMs` (first run one interval after start); a run never overlaps the job's last. */
-export function startScheduler(
-  jobs: Record<string, ScheduledJob>,
-  options: { clock?: Clock } = {},
-): Scheduler {
-  return new LocalScheduler(jobs, options.clock ?? sharedClock);
+/** Starts running each job every `everyMs` (first run one interval after start), overlapping unless `noOverlap`. */
+export function startScheduler(jobs: Record<string, ScheduledJob>, options: SchedulerOptions = {}): Scheduler {
+  return new LocalScheduler(jobs, options.clock ?? sharedClock, options.noOverlap ?? false);
 }
 
 class LocalScheduler implements Scheduler {
@@ -52,10 +64,11 @@ class LocalScheduler implements Scheduler {
   constructor(
     jobs: Record<string, ScheduledJob>,
     private readonly clock: Clock,
+    private readonly noOverlap: boolean,
   ) {
     for (const [name, job] of Object.entries(jobs)) {
       if (!(job.everyMs > 0)) throw new RangeError(`job ${name}: everyMs must be a positive number`);
-      this.states.set(name, { job, dueAt: clock.now() + job.everyMs, current: undefined, timer: undefined });
+      this.states.set(name, { job, dueAt: clock.now() + job.everyMs, running: new Set(), timer: undefined });
     }
     for (const [name, state] of this.states) this.arm(name, state);
   }
@@ -64,14 +77,14 @@ class LocalScheduler implements Scheduler {
     const state = this.states.get(name);
     if (!state) throw new UnknownJobError(name);
     if (this.stopped) throw new Error("the scheduler is stopped");
-    while (state.current) await state.current.catch(() => undefined);
+    while (this.noOverlap && state.running.size > 0) await settled(state);
     return start(state);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     for (const state of this.states.values()) clearTimeout(state.timer);
-    await Promise.all([...this.states.values()].map((s) => s.current?.catch(() => undefined)));
+    await Promise.all([...this.states.values()].map((s) => settled(s)));
   }
 
   names(): string[] {
@@ -91,8 +104,8 @@ class LocalScheduler implements Scheduler {
     if (now >= state.dueAt) {
       // Like a rate schedule, the next run is one interval after this one began, not after it ends.
       state.dueAt = now + state.job.everyMs;
-      // A tick while the job still runs is skipped, so that a slow job never overlaps itself.
-      if (!state.current) {
+      // With noOverlap a tick while the job still runs is skipped; otherwise it starts beside it, as in AWS.
+      if (!this.noOverlap || state.running.size === 0) {
         start(state).catch((err) => console.error(`[scheduler] job ${name} failed: ${errorText(err)}`));
       }
     }
@@ -102,10 +115,13 @@ class LocalScheduler implements Scheduler {
 
 function start(state: JobState): Promise<unknown> {
   const run = Promise.resolve().then(() => state.job.run());
-  state.current = run;
-  const clear = () => {
-    if (state.current === run) state.current = undefined;
-  };
+  state.running.add(run);
+  const clear = () => void state.running.delete(run);
   run.then(clear, clear);
   return run;
+}
+
+/** Resolves once every run under way now has ended, whatever each returned. */
+async function settled(state: JobState): Promise<void> {
+  await Promise.all([...state.running].map((r) => r.catch(() => undefined)));
 }

@@ -11,11 +11,16 @@ import { sleep } from "./timing";
 /** GetRecords' own per-call limit; a larger batch size is served one page at a time. */
 const GET_RECORDS_MAX = 1000;
 
+/** Where a new mapping starts reading a shard: after what it already holds (AWS's LATEST), or at its oldest record. */
+export type StartingPosition = "LATEST" | "TRIM_HORIZON";
+
 /** What one shard reader needs from its poller. */
 export interface ShardReaderOptions {
   streams: DynamoDBStreamsClient;
   streamArn: string;
   shardId: string;
+  /** LATEST passes over what the shard already holds; shards that open later are always read from their start. */
+  start: StartingPosition;
   batchSize: number;
   pollIntervalMs: number;
   signal: AbortSignal;
@@ -26,7 +31,7 @@ export interface ShardReaderOptions {
   log: (message: string) => void;
 }
 
-/** Reads one shard from its trim horizon to its end, starting no page before the previous one settled. */
+/** Reads one shard from its starting position to its end, starting no page before the previous one settled. */
 export class ShardReader {
   /** The shard is closed and every record in it was delivered. */
   done = false;
@@ -38,16 +43,23 @@ export class ShardReader {
   emptyReadStartedAt = Number.NEGATIVE_INFINITY;
   /** Settles when the reader has stopped, because the shard ended or the poller stopped. */
   readonly finished: Promise<void>;
+  /** Settles once the reader first tried to take its position: records written after that are delivered. */
+  readonly positioned: Promise<void>;
+  private markPositioned!: () => void;
   private iterator: string | undefined;
-  /** The sequence number of the last record delivered; a lost iterator resumes right after it. */
+  /** The sequence number of the last record delivered (or passed over); a lost iterator resumes right after it. */
   private checkpoint: string | undefined;
+  /** LATEST only: the records the shard held at the start have been passed over. */
+  private passedOver = false;
 
   constructor(private readonly o: ShardReaderOptions) {
+    this.positioned = new Promise((resolve) => (this.markPositioned = resolve));
     this.finished = this.run();
   }
 
   private async run(): Promise<void> {
     while (!this.o.signal.aborted && !this.done) await this.step();
+    this.markPositioned();
     if (this.done) this.o.onDone();
   }
 
@@ -55,6 +67,12 @@ export class ShardReader {
     const started = performance.now();
     try {
       this.iterator ??= await this.position();
+      this.markPositioned();
+      if (!this.iterator) {
+        // The shard closed while LATEST passed over it: it holds nothing of ours.
+        this.done = true;
+        return;
+      }
       const page = await this.o.streams.send(
         new GetRecordsCommand({
           ShardIterator: this.iterator,
@@ -64,6 +82,7 @@ export class ShardReader {
       this.error = undefined;
       await this.settle(page, started);
     } catch (err) {
+      this.markPositioned();
       this.fail(err);
       await sleep(Math.max(this.o.pollIntervalMs, 250), this.o.signal);
     }
@@ -93,16 +112,44 @@ export class ShardReader {
     }
   }
 
-  /** Starts at the trim horizon, or, after a lost iterator, right after the last delivered record. */
-  private async position(): Promise<string> {
-    const { streamArn, shardId } = this.o;
-    const where = this.checkpoint
-      ? { ShardIteratorType: "AFTER_SEQUENCE_NUMBER" as const, SequenceNumber: this.checkpoint }
-      : { ShardIteratorType: "TRIM_HORIZON" as const };
+  /** Starts at the starting position, or, after a lost iterator, right after the last delivered record. */
+  private async position(): Promise<string | undefined> {
+    if (this.checkpoint) return this.iteratorAt("AFTER_SEQUENCE_NUMBER", this.checkpoint);
+    const first = await this.iteratorAt("TRIM_HORIZON");
+    return this.o.start === "LATEST" && !this.passedOver ? this.passOver(first) : first;
+  }
+
+  /**
+   * LATEST, with a checkpoint: reads what the shard holds now without delivering it, and keeps the last sequence
+   * number, so that a lost iterator later resumes after it rather than at a LATEST that skipped newer records.
+   */
+  private async passOver(iterator: string): Promise<string | undefined> {
+    let at = iterator;
+    let last: string | undefined;
+    for (;;) {
+      const page = await this.o.streams.send(new GetRecordsCommand({ ShardIterator: at, Limit: GET_RECORDS_MAX }));
+      const records = page.Records ?? [];
+      last = records.at(-1)?.dynamodb?.SequenceNumber ?? last;
+      if (!page.NextShardIterator) return undefined;
+      at = page.NextShardIterator;
+      if (records.length === 0) break;
+    }
+    // Only a pass that reached the end counts: one cut short by an error starts over from the trim horizon.
+    this.checkpoint = last;
+    this.passedOver = true;
+    return at;
+  }
+
+  private async iteratorAt(type: "TRIM_HORIZON" | "AFTER_SEQUENCE_NUMBER", seq?: string): Promise<string> {
     const out = await this.o.streams.send(
-      new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ...where }),
+      new GetShardIteratorCommand({
+        StreamArn: this.o.streamArn,
+        ShardId: this.o.shardId,
+        ShardIteratorType: type,
+        ...(seq ? { SequenceNumber: seq } : {}),
+      }),
     );
-    if (!out.ShardIterator) throw new Error(`GetShardIterator gave no iterator for ${shardId}`);
+    if (!out.ShardIterator) throw new Error(`GetShardIterator gave no iterator for ${this.o.shardId}`);
     return out.ShardIterator;
   }
 

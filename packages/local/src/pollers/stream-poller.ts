@@ -9,7 +9,7 @@ import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEven
 import { LOCAL_CREDENTIALS } from "../stack/regions";
 import { errorText, invokeHandler } from "./invoke-handler";
 import type { Poller } from "./poller";
-import { ShardReader } from "./shard-reader";
+import { ShardReader, type StartingPosition } from "./shard-reader";
 import { type DiscardedRecords, deliverInOrder } from "./stream-delivery";
 import { type RecordSource, toLambdaRecord } from "./stream-record";
 import { Waker, waitUntil } from "./timing";
@@ -20,7 +20,7 @@ type StreamResult = void | DynamoDBBatchResponse;
 /** A DynamoDB-stream-triggered Lambda handler; it may report partial failures. */
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<StreamResult>;
 
-/** The settings of a local DynamoDB stream event source mapping; defaults are Lambda's, except bisect (on). */
+/** The settings of a local DynamoDB stream event source mapping; defaults are the stacks' (LATEST, bisect on). */
 export interface StreamPollerOptions {
   /** The function's name, used in its Lambda context and in log lines. */
   name: string;
@@ -31,6 +31,11 @@ export interface StreamPollerOptions {
   batchSize?: number;
   maxRetryAttempts?: number;
   bisectBatchOnFunctionError?: boolean;
+  /**
+   * Where the mapping starts: LATEST (default, as the stacks' relay mapping) delivers only records written after
+   * the poller started, so rows written before wait for the sweeps as in AWS; TRIM_HORIZON also delivers those.
+   */
+  startingPosition?: StartingPosition;
   /** The on-failure destination; by default the discarded records' sequence numbers go to stderr. */
   onFailure?: (info: DiscardedRecords) => Promise<void>;
   pollIntervalMs?: number;
@@ -52,6 +57,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
     batchSize: options.batchSize ?? 100,
     maxRetryAttempts: options.maxRetryAttempts ?? 10,
     bisectBatchOnFunctionError: options.bisectBatchOnFunctionError ?? true,
+    startingPosition: options.startingPosition ?? "LATEST",
     pollIntervalMs: options.pollIntervalMs ?? 100,
     timeoutMs: options.timeoutMs ?? 30_000,
   };
@@ -59,7 +65,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
   const streamArn = await findStreamArn(config, o.tableName);
   const mapping = new StreamMapping(o, new DynamoDBStreamsClient(config), streamArn);
   try {
-    await mapping.discover();
+    await mapping.discover(o.startingPosition);
   } catch (err) {
     await mapping.stop();
     throw err;
@@ -93,6 +99,8 @@ class StreamMapping implements Poller {
   private describeError: string | undefined;
   private describeStartedAt = Number.NEGATIVE_INFINITY;
   private shardEndedAt = Number.NEGATIVE_INFINITY;
+  /** Shards already closed when a LATEST mapping started: there is nothing after their latest record. */
+  private readonly passed = new Set<string>();
 
   constructor(
     private readonly o: Settings,
@@ -103,16 +111,29 @@ class StreamMapping implements Poller {
     this.source = { region: o.region, eventSourceARN: streamArn.replace(":ddblocal:", `:${o.region}:`) };
   }
 
-  /** Lists the stream's shards and starts a reader for each new one whose parent was read to its end. */
-  async discover(): Promise<void> {
+  /**
+   * Lists the stream's shards and starts a reader for each new one whose parent was read to its end. The first
+   * call, with the mapping's starting position, waits until its readers hold their positions; shards that open
+   * later are read from their trim horizon, as in AWS, so that nothing written after the start is missed.
+   */
+  async discover(start?: StartingPosition): Promise<void> {
     const started = performance.now();
     const shards = await listShards(this.streams, this.streamArn);
     const listed = new Set(shards.map((s) => s.ShardId));
+    const fresh: ShardReader[] = [];
     for (const shard of shards) {
-      if (!shard.ShardId || this.readers.has(shard.ShardId) || !this.parentFinished(shard, listed)) continue;
-      this.readers.set(shard.ShardId, this.readShard(shard.ShardId));
+      const id = shard.ShardId;
+      if (!id || this.readers.has(id) || this.passed.has(id)) continue;
+      const latest = start === "LATEST";
+      if (latest && shard.SequenceNumberRange?.EndingSequenceNumber) this.passed.add(id);
+      else if (latest || this.parentFinished(shard, listed)) {
+        const reader = this.readShard(id, latest ? "LATEST" : "TRIM_HORIZON");
+        this.readers.set(id, reader);
+        fresh.push(reader);
+      }
     }
     this.describeStartedAt = started;
+    if (start) await Promise.all(fresh.map((r) => r.positioned));
   }
 
   /** Describes the stream again every DESCRIBE_EVERY_MS, and at once when a shard closes. */
@@ -159,18 +180,19 @@ class StreamMapping implements Poller {
   /** Children wait for their parent, as in AWS, so that a key's changes stay in order across a shard rollover. */
   private parentFinished(shard: Shard, listed: Set<string | undefined>): boolean {
     const parent = shard.ParentShardId;
-    if (!parent) return true;
+    if (!parent || this.passed.has(parent)) return true;
     const reader = this.readers.get(parent);
     if (reader) return reader.done;
     // A parent that is no longer listed was trimmed away: there is nothing left to wait for.
     return !listed.has(parent);
   }
 
-  private readShard(shardId: string): ShardReader {
+  private readShard(shardId: string, start: StartingPosition): ShardReader {
     return new ShardReader({
       streams: this.streams,
       streamArn: this.streamArn,
       shardId,
+      start,
       batchSize: this.o.batchSize,
       pollIntervalMs: this.o.pollIntervalMs,
       signal: this.abort.signal,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { DeviceScreen, mergeScreens } from "./device-screen";
+import { refuseTestToken, takePublishFault } from "./push-faults";
 import { deliveryOf, type SnsPlatform } from "./push-payload";
 import {
   entriesXml,
@@ -86,12 +87,13 @@ class PushState {
           q.action,
           `<Attributes>${entriesXml(this.find(required(p, "EndpointArn")).attributes)}</Attributes>`,
         );
-      case "SetEndpointAttributes":
-        Object.assign(
-          this.find(required(p, "EndpointArn")).attributes,
-          readEntries(p, "Attributes", "key", "value"),
-        );
+      case "SetEndpointAttributes": {
+        const endpoint = this.find(required(p, "EndpointArn"));
+        Object.assign(endpoint.attributes, readEntries(p, "Attributes", "key", "value"));
+        // As SNS: a new Token attribute is the endpoint's token from now on.
+        endpoint.token = endpoint.attributes.Token ?? endpoint.token;
         return okXml(q.action, "");
+      }
       case "DeleteEndpoint":
         this.endpoints.delete(required(p, "EndpointArn"));
         return okXml(q.action, "");
@@ -107,6 +109,7 @@ class PushState {
   /** As SNS: the same token with the same attributes is the same endpoint; with other attributes, an error. */
   private create(app: string, token: string, p: URLSearchParams): string {
     if (!this.apps.has(app)) throw new SnsFault(404, "NotFound", "PlatformApplication does not exist");
+    refuseTestToken(token);
     const attributes: Record<string, string> = {
       Enabled: "true",
       Token: token,
@@ -137,6 +140,7 @@ class PushState {
     const endpoint = this.find(required(p, "TargetArn"));
     if (endpoint.attributes.Enabled !== "true")
       throw new SnsFault(400, "EndpointDisabled", "Endpoint is disabled");
+    takePublishFault(endpoint.attributes);
     const attrs = readEntries(p, "MessageAttributes", "Name", "Value.StringValue");
     endpoint.screen.deliver(
       deliveryOf(endpoint.platform, required(p, "Message"), p.get("MessageStructure"), attrs),

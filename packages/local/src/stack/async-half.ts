@@ -2,6 +2,7 @@ import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDeviceStore, documentClient, loadConfig, merchantBalance } from "@eo/core";
 import type { Context, DynamoDBStreamEvent, SQSEvent } from "aws-lambda";
 import type { Poller } from "../pollers/poller";
+import type { StartingPosition } from "../pollers/shard-reader";
 import type { ScheduledJob } from "../pollers/scheduler";
 import { startSqsPoller } from "../pollers/sqs-poller";
 import type { DiscardedRecords } from "../pollers/stream-delivery";
@@ -20,6 +21,8 @@ export interface AsyncHalfInput {
   /** Sets handler environment variables; must be called before any poller invokes a handler. */
   applyEnv: (env: Record<string, string>) => void;
   sweepsEveryMs: number;
+  /** Where the relay's stream mapping starts (default LATEST, as the stacks' mapping). */
+  startingPosition?: StartingPosition;
 }
 
 /** The running asynchronous half. */
@@ -66,7 +69,7 @@ export async function startAsyncHalf(input: AsyncHalfInput): Promise<AsyncHalf> 
     });
     // create-resources.ts made the queue with this visibility timeout (tests shorten it).
     const visibilityS = envNumber("EVENTS_VISIBILITY_TIMEOUT_S", EVENTS_VISIBILITY_TIMEOUT_S);
-    const pollers = await startPollers(input.emulators, visibilityS);
+    const pollers = await startPollers(input.emulators, visibilityS, input.startingPosition);
     stops.push(...pollers.map((p) => () => p.stop()));
     return {
       routes: [],
@@ -86,7 +89,11 @@ export async function startAsyncHalf(input: AsyncHalfInput): Promise<AsyncHalf> 
 }
 
 /** The relay and the worker, on the same handler modules that Lambda runs, loaded first as a cold start would. */
-async function startPollers(emu: Emulators, visibilityS: number): Promise<Poller[]> {
+async function startPollers(
+  emu: Emulators,
+  visibilityS: number,
+  startingPosition: StartingPosition | undefined,
+): Promise<Poller[]> {
   const r = emu.regions.primary;
   const relay = (await import("@eo/functions/stream/outbox-relay")).handler as (
     e: DynamoDBStreamEvent,
@@ -100,6 +107,7 @@ async function startPollers(emu: Emulators, visibilityS: number): Promise<Poller
     tableName: r.ledgerTable,
     handler: relay,
     batchSize: 100,
+    startingPosition,
     maxRetryAttempts: envNumber("RELAY_MAX_RETRY_ATTEMPTS", RELAY_MAX_RETRY_ATTEMPTS),
     onFailure: (info) => reportRelayFailure(emu, info),
   });

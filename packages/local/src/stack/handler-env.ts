@@ -19,7 +19,10 @@ export function primaryHandlerEnv(emu: Emulators, pspUrl: string, pushUrl?: stri
     LEDGER_TABLE: r.ledgerTable,
     CONSUMER_TABLE: r.consumerTable,
     EVENTS_QUEUE_URL: r.queues.events,
+    // The safety switches have no default in the handlers (they refuse to start without them), so set them here.
     REGION_ROLE: "primary",
+    REGION_ACTIVE: process.env.REGION_ACTIVE ?? "true",
+    CLAIM_MODE: process.env.CLAIM_MODE ?? "home",
     PSP_URL: pspUrl,
     PSP_API_KEY: process.env.PSP_API_KEY ?? "sk_local",
     PSP_WEBHOOK_SECRET: process.env.PSP_WEBHOOK_SECRET ?? "whsec_local",

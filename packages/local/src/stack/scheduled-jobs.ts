@@ -10,18 +10,22 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
-/** Schedules the resolver and the sweeps on the same handler modules that Lambda runs. */
+/**
+ * Schedules the resolver and the sweeps on the same handler modules that Lambda runs. Runs of one job overlap, as
+ * EventBridge's can (the jobs are safe to: every move they make is a compare-and-set); `noOverlap` serialises them.
+ */
 export function scheduledJobs(
-  opts: { resolverEveryMs: number },
+  opts: { resolverEveryMs: number; noOverlap?: boolean },
   more: Record<string, ScheduledJob> = {},
 ): JobRunner {
-  const scheduler = startScheduler({
+  const jobs = {
     ...more,
     resolver: {
       everyMs: opts.resolverEveryMs > 0 ? opts.resolverEveryMs : NEVER,
       run: async () => (await import("@eo/functions/cron/resolver")).handler(),
     },
-  });
+  };
+  const scheduler = startScheduler(jobs, { noOverlap: opts.noOverlap });
   return {
     runNow: (name) => scheduler.runNow(name),
     names: () => scheduler.names(),

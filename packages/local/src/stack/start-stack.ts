@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import { clearFaults, resetClock } from "@eo/core";
 import { type FakePsp, type FakePspOptions, startFakePsp } from "@eo/psp";
 import { resolvePort } from "../emulators/free-port";
+import type { StartingPosition } from "../pollers/shard-reader";
 import { isAlive } from "../emulators/managed-process";
 import { startHttpFront } from "../runtime/http-front";
 import { apiRoutes } from "./api-routes";
@@ -24,6 +25,12 @@ export interface StackOptions {
   psp?: Pick<FakePspOptions, "rateLimits">;
   /** Whether to start the relay, worker and push provider (on by default; a benchmark of the API turns it off). */
   asyncHalf?: boolean;
+  /** Where the relay's stream mapping starts: LATEST (default, as in AWS) or TRIM_HORIZON. */
+  streamStartingPosition?: StartingPosition;
+  /** Keeps a scheduled job from overlapping itself, which EventBridge does not promise (off by default). */
+  jobsNoOverlap?: boolean;
+  /** Runs once the tables exist and the handlers' environment is set, before the relay's mapping starts. */
+  beforeMappings?: (emulators: Emulators) => Promise<void>;
 }
 
 /** The whole local stack, both Regions, on 127.0.0.1. */
@@ -72,14 +79,19 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     });
     stops.push(() => psp.stop());
     Object.assign(process.env, primaryHandlerEnv(emulators, psp.url));
+    await opts.beforeMappings?.(emulators);
     const asyncHalf = await (opts.asyncHalf === false ? noAsyncHalf() : startAsyncHalf)({
       emulators,
       apiUrl,
       applyEnv: (env) => void Object.assign(process.env, env),
       sweepsEveryMs: opts.sweepsEveryMs ?? 300_000,
+      startingPosition: opts.streamStartingPosition,
     });
     stops.push(() => asyncHalf.stop());
-    const jobs = scheduledJobs({ resolverEveryMs: opts.resolverEveryMs ?? 60_000 }, asyncHalf.jobs);
+    const jobs = scheduledJobs(
+      { resolverEveryMs: opts.resolverEveryMs ?? 60_000, noOverlap: opts.jobsNoOverlap },
+      asyncHalf.jobs,
+    );
     stops.push(() => jobs.stop());
     const health = async () => {
       const services: Record<string, boolean> = Object.fromEntries(

@@ -44,29 +44,49 @@ describe("startScheduler", () => {
     await expect(scheduler.runNow("nope")).rejects.toBeInstanceOf(UnknownJobError);
   });
 
-  it("never overlaps a job with itself: ticks during a run are skipped, runNow waits for it", async () => {
-    // prepare
-    let running = 0;
-    let maxRunning = 0;
-    let runs = 0;
-    const slow = async () => {
-      running++;
-      maxRunning = Math.max(maxRunning, running);
+  /** A job that takes 120 ms and counts how many of its runs are under way at once. */
+  function slowJob() {
+    const seen = { running: 0, maxRunning: 0, runs: 0 };
+    const run = async () => {
+      seen.running++;
+      seen.maxRunning = Math.max(seen.maxRunning, seen.running);
       await pause(120);
-      running--;
-      return ++runs;
+      seen.running--;
+      return ++seen.runs;
     };
-    scheduler = startScheduler({ slow: { everyMs: 20, run: slow } });
+    return { seen, run };
+  }
+
+  it("overlaps a job with itself by default, as EventBridge can: ticks and runNow start beside a run", async () => {
+    // prepare
+    const { seen, run } = slowJob();
+    scheduler = startScheduler({ slow: { everyMs: 20, run } });
 
     // act
-    while (running === 0) await pause(5);
+    while (seen.running === 0) await pause(5);
+    const both = await Promise.all([scheduler.runNow("slow"), scheduler.runNow("slow")]);
+    await scheduler.stop();
+
+    // assess
+    expect(seen.maxRunning).toBeGreaterThanOrEqual(3);
+    expect(both[0]).not.toBe(both[1]);
+    expect(seen.running).toBe(0);
+  });
+
+  it("with noOverlap never overlaps a job with itself: ticks during a run are skipped, runNow waits", async () => {
+    // prepare
+    const { seen, run } = slowJob();
+    scheduler = startScheduler({ slow: { everyMs: 20, run } }, { noOverlap: true });
+
+    // act
+    while (seen.running === 0) await pause(5);
     const now = await scheduler.runNow("slow");
     await scheduler.stop();
 
     // assess
-    expect(maxRunning).toBe(1);
-    expect(now).toBe(runs);
-    expect(runs).toBe(2);
+    expect(seen.maxRunning).toBe(1);
+    expect(now).toBe(seen.runs);
+    expect(seen.runs).toBe(2);
   });
 
   it("runs a job when its clock is moved past the next due time", async () => {

@@ -86,6 +86,9 @@ async function putItems(tableName: string, pks: string[]): Promise<void> {
 
 const pkOf = (r: DynamoDBRecord) => r.dynamodb?.Keys?.pk?.S;
 
+// The retry tests below hand the poller a batch the shard already holds, so they start at the trim horizon.
+const fromTrimHorizon = { startingPosition: "TRIM_HORIZON" } as const;
+
 /** A handler that records the keys of every invocation and fails the invocations `fail` picks. */
 function recorder(fail: (invocation: number, event: DynamoDBStreamEvent) => DynamoDBBatchResponse | boolean) {
   const invocations: Array<{ pks: (string | undefined)[]; ok: boolean }> = [];
@@ -184,7 +187,7 @@ describe("startStreamPoller", () => {
     const { invocations, handler } = recorder((n) => n <= 2);
 
     // act
-    const poller = await poll(table, handler, { bisectBatchOnFunctionError: false });
+    const poller = await poll(table, handler, { ...fromTrimHorizon, bisectBatchOnFunctionError: false });
     await vi.waitFor(() => expect(invocations.some((i) => i.ok)).toBe(true), {
       timeout: 5_000,
       interval: 20,
@@ -207,7 +210,7 @@ describe("startStreamPoller", () => {
     const { invocations, handler } = recorder((n) => n <= 2);
 
     // act
-    const poller = await poll(table, handler);
+    const poller = await poll(table, handler, fromTrimHorizon);
     await vi.waitFor(() => expect(invocations.filter((i) => i.ok).flatMap((i) => i.pks)).toHaveLength(5), {
       timeout: 5_000,
       interval: 20,
@@ -237,7 +240,7 @@ describe("startStreamPoller", () => {
     const { invocations, handler } = recorder(failAtP3);
 
     // act
-    const poller = await poll(table, handler);
+    const poller = await poll(table, handler, fromTrimHorizon);
     await vi.waitFor(() => expect(invocations).toHaveLength(2), { timeout: 5_000, interval: 20 });
     await poller.idle();
 
@@ -260,6 +263,7 @@ describe("startStreamPoller", () => {
 
     // act
     const poller = await poll(table, handler, {
+      ...fromTrimHorizon,
       maxRetryAttempts: 2,
       bisectBatchOnFunctionError: false,
       onFailure,
@@ -277,6 +281,44 @@ describe("startStreamPoller", () => {
     expect(discarded[0]?.records.map(pkOf)).toEqual(["bad1", "bad2", "bad3"]);
     expect(discarded[0]).toMatchObject({ attempts: 3, error: expect.stringContaining("projector failed") });
     expect(invocations).toHaveLength(4);
+  }, 15_000);
+
+  it("starts at LATEST, as the stacks' mapping does: records written before it started are not delivered", async () => {
+    // prepare
+    const table = await streamTable("latest");
+    await putItems(table, ["before1", "before2"]);
+    const { invocations, handler } = recorder(() => false);
+
+    // act
+    const poller = await poll(table, handler);
+    await putItems(table, ["after1"]);
+    await vi.waitFor(() => expect(invocations.flatMap((i) => i.pks)).toContain("after1"), {
+      timeout: 5_000,
+      interval: 20,
+    });
+    await poller.idle();
+
+    // assess
+    expect(invocations.flatMap((i) => i.pks)).toEqual(["after1"]);
+  }, 15_000);
+
+  it("with TRIM_HORIZON also delivers what the shard held before it started, in order", async () => {
+    // prepare
+    const table = await streamTable("trim-horizon");
+    await putItems(table, ["before1", "before2"]);
+    const { invocations, handler } = recorder(() => false);
+
+    // act
+    const poller = await poll(table, handler, fromTrimHorizon);
+    await putItems(table, ["after1"]);
+    await vi.waitFor(() => expect(invocations.flatMap((i) => i.pks)).toContain("after1"), {
+      timeout: 5_000,
+      interval: 20,
+    });
+    await poller.idle();
+
+    // assess
+    expect(invocations.flatMap((i) => i.pks)).toEqual(["before1", "before2", "after1"]);
   }, 15_000);
 
   it("refuses a table without a stream", async () => {

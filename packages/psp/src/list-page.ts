@@ -1,0 +1,39 @@
+import type { Call, PspContext } from "./context";
+import { jsonReply, RequestError, send } from "./http-io";
+
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 100;
+
+function limitOf(url: URL): number {
+  const raw = url.searchParams.get("limit");
+  if (raw === null) return DEFAULT_LIMIT;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT) {
+    throw new RequestError(400, "invalid_request_error", `limit must be an integer from 1 to ${MAX_LIMIT}`, {
+      param: "limit",
+    });
+  }
+  return n;
+}
+
+/**
+ * Answers a list the way Stripe pages one: `limit` items after `starting_after`, and
+ * `has_more`. The `psp_search_lag` fault answers an empty page, as a search index that has not caught up,
+ * and `psp_lookup_delay_ms` holds the answer back.
+ */
+export async function sendList<T extends { id: string }>(
+  ctx: PspContext,
+  call: Call,
+  items: T[],
+  url: string,
+): Promise<void> {
+  const limit = limitOf(call.url);
+  const delayMs = ctx.opts.takeFault("psp_lookup_delay_ms");
+  if (delayMs !== undefined && delayMs > 0) await ctx.sleeper.sleep(delayMs);
+  const listed = ctx.opts.takeFault("psp_search_lag") !== undefined ? [] : items;
+  const after = call.url.searchParams.get("starting_after");
+  const start = after ? listed.findIndex((i) => i.id === after) + 1 : 0;
+  const data = listed.slice(start, start + limit);
+  const has_more = start + limit < listed.length;
+  send(call.res, jsonReply(200, { object: "list", data, has_more, url }));
+}
