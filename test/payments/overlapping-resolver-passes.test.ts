@@ -18,16 +18,22 @@ afterEach(() => {
  * passes work on the same payments at once; `overlapped` says whether that happened within `waitMs`.
  */
 function holdUntilBothListed(ledger: LedgerPort, waitMs = 5_000) {
-  const seen = { listed: 0, overlapped: false };
+  const seen = { overlapped: false };
+  let held = 0;
   let release!: () => void;
   const both = new Promise<void>((r) => (release = r));
   const real = ledger.listByState.bind(ledger);
   vi.spyOn(ledger, "listByState").mockImplementation(async (state, beforeMs, limit) => {
-    if (state === "UNKNOWN" && ++seen.listed === 2) {
+    if (state !== "UNKNOWN" || seen.overlapped) return real(state, beforeMs, limit);
+    if (held > 0) {
+      // The other pass is still inside its read: the two passes run at the same time.
       seen.overlapped = true;
       release();
+    } else {
+      held += 1;
+      await Promise.race([both, new Promise((r) => setTimeout(r, waitMs))]);
+      held -= 1;
     }
-    if (state === "UNKNOWN") await Promise.race([both, new Promise((r) => setTimeout(r, waitMs))]);
     return real(state, beforeMs, limit);
   });
   return seen;

@@ -42,7 +42,11 @@ describe("the resolver's index holds only open payments", () => {
     const first = await resolverPass();
     const second = await resolverPass();
     // assess
-    expect(await indexFieldsOf(paymentId)).toEqual({ state: "SUCCEEDED", gsi1pk: undefined, gsi1sk: undefined });
+    expect(await indexFieldsOf(paymentId)).toEqual({
+      state: "SUCCEEDED",
+      gsi1pk: undefined,
+      gsi1sk: undefined,
+    });
     expect(first).toMatchObject({ examined: 0, unresolved: [] });
     expect(second).toMatchObject({ examined: 0, unresolved: [] });
   });
@@ -55,7 +59,11 @@ describe("the resolver's index holds only open payments", () => {
     const next = await resolverPass();
     // assess
     expect(settling.examined).toBe(1);
-    expect(await indexFieldsOf(paymentId)).toEqual({ state: "SUCCEEDED", gsi1pk: undefined, gsi1sk: undefined });
+    expect(await indexFieldsOf(paymentId)).toEqual({
+      state: "SUCCEEDED",
+      gsi1pk: undefined,
+      gsi1sk: undefined,
+    });
     expect(next).toMatchObject({ examined: 0, unresolved: [] });
   });
 
@@ -71,7 +79,11 @@ describe("the resolver's index holds only open payments", () => {
     const pass = await resolverPass();
     // assess
     expect(cancel.status).toBe(200);
-    expect(await indexFieldsOf(paymentId)).toEqual({ state: "REFUNDED", gsi1pk: undefined, gsi1sk: undefined });
+    expect(await indexFieldsOf(paymentId)).toEqual({
+      state: "REFUNDED",
+      gsi1pk: undefined,
+      gsi1sk: undefined,
+    });
     expect(pass).toMatchObject({ examined: 0, unresolved: [] });
     expect(stack().psp.requests()).toBe(pspCalls);
   });
@@ -89,7 +101,11 @@ describe("the resolver's index holds only open payments", () => {
     // assess
     expect(lost.status).toBe(202);
     expect(settling.examined).toBe(1);
-    expect(await indexFieldsOf(paymentId)).toEqual({ state: "REFUNDED", gsi1pk: undefined, gsi1sk: undefined });
+    expect(await indexFieldsOf(paymentId)).toEqual({
+      state: "REFUNDED",
+      gsi1pk: undefined,
+      gsi1sk: undefined,
+    });
     expect(next).toMatchObject({ examined: 0, unresolved: [] });
   });
 
@@ -120,7 +136,11 @@ describe("the resolver's index holds only open payments", () => {
     const pass = await resolverPass();
     // assess
     expect(retry.status).toBe(201);
-    expect(await indexFieldsOf(paymentId)).toEqual({ state: "SUCCEEDED", gsi1pk: undefined, gsi1sk: undefined });
+    expect(await indexFieldsOf(paymentId)).toEqual({
+      state: "SUCCEEDED",
+      gsi1pk: undefined,
+      gsi1sk: undefined,
+    });
     expect(pass).toMatchObject({ examined: 0, unresolved: [] });
   });
 });

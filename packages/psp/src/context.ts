@@ -15,6 +15,8 @@ export interface PspContext {
   webhooks: WebhookSender;
   sleeper: Sleeper;
   requestCount: number;
+  /** Every request as `METHOD /path`, in arrival order, so tests can tell a replay from a lookup. */
+  requestLog: string[];
 }
 
 /** One request being handled, with the account it is made for. */
@@ -40,6 +42,7 @@ export function createContext(opts: ResolvedOptions): PspContext {
     }),
     sleeper: createSleeper(),
     requestCount: 0,
+    requestLog: [],
   };
 }
 

@@ -67,6 +67,8 @@ export interface FakePsp {
   charges(): ChargeSummary[];
   refunds(): RefundSummary[];
   requests(): number;
+  /** Every request as `METHOD /path`, oldest first. */
+  requestLog(): string[];
   setWebhookUrl(url: string | undefined): void;
   webhookDeliveries(): WebhookDelivery[];
   /** How many webhook deliveries are still to go out or unanswered (0 when all is quiet). */

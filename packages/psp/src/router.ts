@@ -50,6 +50,7 @@ export async function handleRequest(
 ): Promise<void> {
   ctx.requestCount += 1;
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  ctx.requestLog.push(`${req.method} ${url.pathname}`);
   const account = accountOf(req);
   // The request never ran, so a 429 is answered before any key is looked at and is never saved.
   if (!ctx.limiter.admit(account, `${req.method} ${url.pathname}`)) return rateLimited(res);

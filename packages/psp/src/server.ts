@@ -32,6 +32,7 @@ function facade(ctx: PspContext, server: Server, port: number): FakePsp {
     charges: () => ctx.ledger.succeededCharges(),
     refunds: () => ctx.ledger.refunds(),
     requests: () => ctx.requestCount,
+    requestLog: () => [...ctx.requestLog],
     setWebhookUrl: (url) => ctx.webhooks.setUrl(url),
     webhookDeliveries: () => ctx.webhooks.deliveries(),
     webhooksPending: () => ctx.webhooks.pending(),

@@ -119,13 +119,15 @@ export class DynamoLedger implements LedgerPort {
         new UpdateCommand({
           TableName: this.table,
           Key: paymentKey(paymentId),
-          UpdateExpression: lookedUp ? "SET gsi1sk = :at ADD lookup_attempts :one" : "SET gsi1sk = :at",
+          UpdateExpression: lookedUp
+            ? "SET gsi1sk = :at, first_not_found_at = if_not_exists(first_not_found_at, :now) ADD lookup_attempts :one"
+            : "SET gsi1sk = :at",
           ConditionExpression: "#state = :state",
           ExpressionAttributeNames: { "#state": "state" },
           ExpressionAttributeValues: {
             ":at": padTime(retryAt),
             ":state": state,
-            ...(lookedUp ? { ":one": 1 } : {}),
+            ...(lookedUp ? { ":one": 1, ":now": now } : {}),
           },
         }),
       );

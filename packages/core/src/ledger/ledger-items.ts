@@ -24,6 +24,8 @@ export interface PaymentRow {
   refund_refusal?: string;
   /** Lookups by our reference that found nothing yet (a lagging index is not a decline). */
   lookup_attempts?: number;
+  /** When a lookup by our reference first found nothing; the settle period counts from it too. */
+  first_not_found_at?: number;
   /** Something the PSP said that contradicts a final state (a charge.succeeded for a FAILED payment). */
   anomaly?: PaymentAnomaly;
   created_at: number;

@@ -29,9 +29,13 @@ export async function replayCharge(deps: PaymentDeps, row: PaymentRow, untilMs: 
 }
 
 // "Not found by our reference" may be a search index that lags behind the charge: it becomes a decline
-// only once the settle period since the charge attempt has passed, and until then stays not-found.
+// only once the settle period has passed both since the charge attempt and since the first lookup that
+// found nothing (a payment looked up first after the key window gets the same grace), and stays not-found
+// until then.
 function judgeLookup(deps: PaymentDeps, row: PaymentRow, reply: PspReply): PspReply {
   if (reply.kind !== "not-found") return reply;
-  const settled = deps.clock.now() - row.created_at >= deps.config.pspNotFoundSettleS * 1000;
-  return settled ? { kind: "declined", declineCode: NO_CHARGE_AT_PSP } : reply;
+  const now = deps.clock.now();
+  const settleMs = deps.config.pspNotFoundSettleS * 1000;
+  const since = Math.max(row.created_at, row.first_not_found_at ?? now);
+  return now - since >= settleMs ? { kind: "declined", declineCode: NO_CHARGE_AT_PSP } : reply;
 }

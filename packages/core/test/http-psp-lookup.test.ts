@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type FakePsp, startFakePsp } from "../../psp/src/index";
+import { HttpPsp } from "../src/psp/http-psp";
+
+let psp: FakePsp | undefined;
+afterEach(async () => {
+  await psp?.stop();
+  psp = undefined;
+});
+
+async function charge(url: string, key: string, reference: string, payment_method: string) {
+  const res = await fetch(`${url}/v1/charges`, {
+    method: "POST",
+    headers: { authorization: "Bearer sk_test", "content-type": "application/json", "idempotency-key": key },
+    body: JSON.stringify({ amount: 3000, currency: "USD", payment_method, reference }),
+  });
+  await res.text();
+}
+
+describe("looking a charge up by our reference", () => {
+  it("reads every page: a success on the second page is found, not taken for a decline", async () => {
+    // prepare: 100 declined attempts fill the first page, the success is the 101st
+    psp = await startFakePsp({
+      webhookSecret: "whsec",
+      rateLimits: { perAccount: 10_000, perEndpoint: 10_000 },
+    });
+    for (let i = 0; i < 100; i++) await charge(psp.url, `d${i}`, "ref-1", "pm_card_declined");
+    await charge(psp.url, "ok", "ref-1", "pm_1");
+    // act
+    const found = await new HttpPsp(psp.url, "sk_test").findCharge("ref-1", 5_000);
+    // assess
+    expect(found).toMatchObject({ kind: "done" });
+  });
+
+  it("answers not-found, never a decline, when nothing carries the reference", async () => {
+    psp = await startFakePsp({ webhookSecret: "whsec" });
+    expect(await new HttpPsp(psp.url, "sk_test").findCharge("nothing-here", 5_000)).toEqual({
+      kind: "not-found",
+    });
+  });
+});
