@@ -102,7 +102,11 @@ export function readConfig(stage: string, env: NodeJS.ProcessEnv = process.env):
   };
 }
 
-/** The SST secrets of the app; set each per stage with `npx sst secret set <Name> <value> --stage <stage>`. */
+/**
+ * The SST secrets of the app; set each per stage with `npx sst secret set <Name> <value> --stage <stage>`.
+ * `PspApiKey` and `PspWebhookSecret` reach a function only through its link (sealed in its bundle), and only the
+ * handlers whose manifest entry declares `pspSecret` are linked; no function has them in its plain environment.
+ */
 export interface Secrets {
   pspUrl: sst.Secret;
   pspApiKey: sst.Secret;

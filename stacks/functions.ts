@@ -57,7 +57,10 @@ export function createFunctions(ctx: RegionContext): RegionFunctions {
   return functions;
 }
 
-/** The plain environment variables every handler reads (the local runtime sets the same names). */
+/**
+ * The plain environment variables every handler reads (the local runtime sets the same names). The PSP's API key
+ * and webhook secret are not among them: they are SST secrets linked only to the handlers that declare them.
+ */
 function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<string>> {
   const { config, tables, queues, pushEmail, secrets } = ctx;
   return {
@@ -70,8 +73,6 @@ function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<stri
     KEY_WINDOW_S: String(config.tunables.keyWindowS),
     RESOLVER_RATE_PER_S: String(config.tunables.resolverRatePerS),
     PSP_URL: secrets.pspUrl.value,
-    PSP_API_KEY: secrets.pspApiKey.value,
-    PSP_WEBHOOK_SECRET: secrets.pspWebhookSecret.value,
     PUSH_APNS_APP_ARN: pushEmail.apns.arn,
     PUSH_FCM_APP_ARN: pushEmail.fcm.arn,
     EMAIL_FROM: pushEmail.emailFrom,
@@ -84,9 +85,11 @@ type TableName = "claims" | "ledger" | "consumer";
 type Linkables = Record<`${TableName}:${TableAccess}`, sst.Linkable<{ name: $util.Output<string> }>> & {
   sendEvents: sst.Linkable<{ url: $util.Output<string> }>;
   email: sst.aws.Email;
+  apiKey: sst.Secret;
+  webhookSecret: sst.Secret;
 };
 
-/** The Region's links: read or read-write on each table (that Region's replica), sending to the events queue, SES. */
+/** The Region's links: read or read-write on each table (that Region's replica), sending to the events queue, SES, the PSP secrets. */
 function linkables(ctx: RegionContext): Linkables {
   const table = (label: string, ref: TableRef, access: TableAccess) =>
     new sst.Linkable(`${ctx.prefix}${label}${access === "read" ? "Read" : "Write"}`, {
@@ -116,6 +119,8 @@ function linkables(ctx: RegionContext): Linkables {
       ],
     }),
     email: ctx.pushEmail.email,
+    apiKey: ctx.secrets.pspApiKey,
+    webhookSecret: ctx.secrets.pspWebhookSecret,
   };
 }
 
@@ -127,6 +132,7 @@ function linksFor(access: Access, links: Linkables): unknown[] {
   }
   if (access.sendEvents) out.push(links.sendEvents);
   if (access.email) out.push(links.email);
+  if (access.pspSecret) out.push(links[access.pspSecret]);
   return out;
 }
 

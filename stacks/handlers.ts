@@ -41,6 +41,8 @@ export interface Access {
   push?: "register" | "send";
   /** Send email through the Region's SES identity. */
   email?: boolean;
+  /** The PSP secret linked to the function (SST secret): the API key to call the PSP, or the webhook signing secret. */
+  pspSecret?: "apiKey" | "webhookSecret";
 }
 
 /** One handler module and how it is deployed. */
@@ -61,7 +63,7 @@ export const handlers: readonly HandlerSpec[] = [
     id: "CreatePayment",
     handler: "packages/functions/src/http/create-payment.handler",
     trigger: { kind: "http", route: "POST /payments", auth: "jwt" },
-    access: { claims: "write", ledger: "write" },
+    access: { claims: "write", ledger: "write", pspSecret: "apiKey" },
     timeoutSeconds: 15,
   },
   {
@@ -82,7 +84,7 @@ export const handlers: readonly HandlerSpec[] = [
     id: "CancelPayment",
     handler: "packages/functions/src/http/cancel-payment.handler",
     trigger: { kind: "http", route: "POST /payments/{payment_id}/cancel", auth: "jwt" },
-    access: { claims: "write", ledger: "write" },
+    access: { claims: "write", ledger: "write", pspSecret: "apiKey" },
     timeoutSeconds: 15,
   },
   {
@@ -104,7 +106,7 @@ export const handlers: readonly HandlerSpec[] = [
     id: "PspWebhook",
     handler: "packages/functions/src/http/psp-webhook.handler",
     trigger: { kind: "http", route: "POST /webhooks/psp", auth: "none" },
-    access: { claims: "write", ledger: "write" },
+    access: { claims: "write", ledger: "write", pspSecret: "webhookSecret" },
     timeoutSeconds: 10,
   },
   {
@@ -126,7 +128,7 @@ export const handlers: readonly HandlerSpec[] = [
     id: "Resolver",
     handler: "packages/functions/src/cron/resolver.handler",
     trigger: { kind: "schedule", rate: "1 minute" },
-    access: { claims: "write", ledger: "write" },
+    access: { claims: "write", ledger: "write", pspSecret: "apiKey" },
     timeoutSeconds: 55,
   },
   {

@@ -34,6 +34,35 @@ export function createPushEmail(
     { name: physical("fcm"), platform: "GCM", platformCredential: secrets.fcmServiceAccount.value },
     { provider },
   );
-  const email = new sst.aws.Email(`${prefix}Email`, { sender: config.emailSender }, { provider });
+  const email = createEmail(prefix, ctx.role, config.emailSender, provider);
   return { apns, fcm, email, emailFrom: config.emailFrom } satisfies RegionPushEmail;
+}
+
+/**
+ * One Region's SES identity. For a domain, SST's Email writes the domain's DNS records to Route 53: the DKIM
+ * CNAMEs (SES gives each Region's identity its own tokens) and one `_dmarc` TXT record, the same name in every
+ * Region. Created by both Regions' Emails, that record would be created twice and the deploy would fail, so the
+ * primary's Email writes all its records and the standby's writes only its own DKIM records.
+ */
+function createEmail(prefix: string, role: RegionContext["role"], sender: string, provider: aws.Provider) {
+  const standby = role === "standby";
+  const email = new sst.aws.Email(
+    `${prefix}Email`,
+    { sender, ...(standby ? { dns: false } : {}) },
+    { provider },
+  );
+  if (standby && !sender.includes("@")) {
+    // Same names and parent as the records SST's Email would make, so nothing moves for a deployed stage.
+    const dns = sst.aws.dns();
+    email.nodes.identity.dkimSigningAttributes.tokens.apply((tokens) =>
+      (tokens ?? []).map((token) =>
+        dns.createRecord(
+          `${prefix}Email`,
+          { type: "CNAME", name: `${token}._domainkey.${sender}`, value: `${token}.dkim.amazonses.com` },
+          { parent: email },
+        ),
+      ),
+    );
+  }
+  return email;
 }

@@ -41,6 +41,19 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
+/** A token signed with the local secret and an hour's expiry, with the claims `set` gives it. */
+const signed = (set: (t: SignJWT) => SignJWT) =>
+  set(new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuedAt().setExpirationTime("1h")).sign(
+    localJwtSecret(),
+  );
+
+/** An unsecured JWT (RFC 7519 section 6): header `alg: none` and an empty signature. */
+const unsigned = (claims: Record<string, unknown>) => {
+  const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
+  const exp = Math.floor(Date.now() / 1000) + 3600;
+  return `${part({ alg: "none", typ: "JWT" })}.${part({ ...claims, exp })}.`;
+};
+
 const call = (token?: string) =>
   fetch(`${base}/things/t1?x=1`, {
     method: "POST",
@@ -76,6 +89,32 @@ describe("the HTTP front (API Gateway and its JWT authorizer, locally)", () => {
           .setIssuer(LOCAL_JWT_ISSUER)
           .setAudience(LOCAL_JWT_AUDIENCE)
           .sign(localJwtSecret()),
+    ],
+    [
+      "a token from another issuer",
+      async () =>
+        signed((t) =>
+          t.setSubject("u1").setIssuer("https://someone-else.example").setAudience(LOCAL_JWT_AUDIENCE),
+        ),
+    ],
+    [
+      "an unsigned token (alg: none)",
+      async () => unsigned({ sub: "u1", iss: LOCAL_JWT_ISSUER, aud: LOCAL_JWT_AUDIENCE }),
+    ],
+    [
+      "a token not valid yet (nbf in the future)",
+      async () =>
+        signed((t) =>
+          t
+            .setSubject("u1")
+            .setIssuer(LOCAL_JWT_ISSUER)
+            .setAudience(LOCAL_JWT_AUDIENCE)
+            .setNotBefore(Math.floor(Date.now() / 1000) + 600),
+        ),
+    ],
+    [
+      "a token without sub",
+      async () => signed((t) => t.setIssuer(LOCAL_JWT_ISSUER).setAudience(LOCAL_JWT_AUDIENCE)),
     ],
   ])("answers 401 to %s without calling the handler", async (_name, token) => {
     const before = seen.length;

@@ -51,12 +51,13 @@ const LAMBDA_ENV: Record<string, string> = {
   KEY_WINDOW_S: "3600",
   RESOLVER_RATE_PER_S: "10",
   PSP_URL: "https://psp.example.com",
-  PSP_API_KEY: "sk_offline",
-  PSP_WEBHOOK_SECRET: "whsec_offline",
   PUSH_APNS_APP_ARN: "arn:aws:sns:us-east-1:123456789012:app/APNS/offline",
   PUSH_FCM_APP_ARN: "arn:aws:sns:us-east-1:123456789012:app/GCM/offline",
   EMAIL_FROM: "receipts@example.com",
   REGION_ROLE: "primary",
+  REGION_ACTIVE: "true",
+  // What SST adds; the PSP secrets are not plain variables in AWS (they come sealed in the link file).
+  SST_RESOURCE_App: JSON.stringify({ name: "effectively-once", stage: "offline" }),
 };
 
 function sourceOf(spec: HandlerSpec): string | undefined {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { handlers } from "../../stacks/handlers";
 import type { Capture, CapturedResource, JsonObject } from "./support/capture";
+import { dnsRecords } from "./support/dns-invariant";
 import {
   apiRoutes,
   claimTables,
@@ -21,6 +22,7 @@ import {
   workerSubscription,
 } from "./support/invariants";
 import { ensurePlatform, INSTALL_TIMEOUT_MS } from "./support/platform";
+import { pspSecrets } from "./support/psp-secrets-invariant";
 import { SCENARIOS } from "./support/scenarios";
 import { buildProgram, runScenario } from "./support/sst-program";
 
@@ -94,6 +96,15 @@ const routeByKey = (c: Capture, prefix: string, key: string) => {
   if (!found) throw new Error(`no route ${key}`);
   return found;
 };
+const build = (c: Capture, name: string) => {
+  const found = c.builds.find((b) => b.functionID === name);
+  if (!found) throw new Error(`no build of ${name}`);
+  return found;
+};
+const records = (c: Capture, type: string, prefix: string) =>
+  c.resources.filter(
+    (r) => r.type === "aws:route53/record:Record" && r.inputs.type === type && r.name.startsWith(prefix),
+  );
 const addStatement = (c: Capture, roleName: string, statement: JsonObject) => {
   const inline = (role(c, roleName).inputs.inlinePolicies as JsonObject[])[0] as JsonObject;
   const doc = JSON.parse(String(inline.policy)) as { Statement: JsonObject[] };
@@ -319,6 +330,79 @@ const mutations: Mutation[] = [
       c.resources = c.resources.filter((r) => r.name !== "StandbyPushFcm");
     },
     expectViolation: /standby: push platforms are APNS_SANDBOX, expected APNS_SANDBOX and GCM/,
+  },
+  {
+    what: "the notify worker linked to the PSP API key",
+    invariant: pspSecrets,
+    on: HOME,
+    breakIt: (c) => {
+      build(c, "StandbyNotifyWorker").links.PspApiKey = { value: "sk_test_offline" };
+    },
+    expectViolation: /standby: NotifyWorker must never read the PSP apiKey, but can \(link PspApiKey\)/,
+  },
+  {
+    what: "get-payment given the webhook secret in its plain environment",
+    invariant: pspSecrets,
+    on: MRSC,
+    breakIt: (c) => {
+      const env = (fn(c, "PrimaryGetPayment").inputs.environment as JsonObject).variables as JsonObject;
+      env.PSP_WEBHOOK_SECRET = "whsec_offline";
+    },
+    expectViolation:
+      /primary: GetPayment must never read the PSP webhookSecret, but can \(env PSP_WEBHOOK_SECRET\)/,
+  },
+  {
+    what: "the relay handed the API key inside another link",
+    invariant: pspSecrets,
+    on: HOME,
+    breakIt: (c) => {
+      build(c, "PrimaryOutboxRelay").links.PspSettings = {
+        url: "https://psp.example.com",
+        key: "sk_test_offline",
+      };
+    },
+    expectViolation: /primary: OutboxRelay must never read the PSP apiKey, but can \(link PspSettings\)/,
+  },
+  {
+    what: "device registration given the API key under another variable name",
+    invariant: pspSecrets,
+    on: HOME,
+    breakIt: (c) => {
+      const env = (fn(c, "StandbyRegisterDevice").inputs.environment as JsonObject).variables as JsonObject;
+      env.STRIPE_KEY = "sk_test_offline";
+    },
+    expectViolation: /standby: RegisterDevice must never read the PSP apiKey, but can \(env STRIPE_KEY\)/,
+  },
+  {
+    what: "the resolver without the link to its API key",
+    invariant: pspSecrets,
+    on: MRSC,
+    breakIt: (c) => {
+      delete build(c, "PrimaryResolver").links.PspApiKey;
+    },
+    expectViolation: /primary: Resolver needs the PSP apiKey but is not linked to PspApiKey/,
+  },
+  {
+    what: "the domain's _dmarc record created by both Regions' Email (sst deploy fails on the second)",
+    invariant: dnsRecords,
+    on: MRSC,
+    breakIt: (c) => {
+      const dmarc = structuredClone(records(c, "TXT", "PrimaryEmail")[0] as CapturedResource);
+      dmarc.name = dmarc.name.replace(/^Primary/, "Standby");
+      c.resources.push(dmarc);
+    },
+    expectViolation:
+      /PrimaryEmailTXTRecord\w* and StandbyEmailTXTRecord\w* both create Zmock-example\.org _dmarc\.pay\.example\.org TXT/,
+  },
+  {
+    what: "the standby identity left without its DKIM records",
+    invariant: dnsRecords,
+    on: MRSC,
+    breakIt: (c) => {
+      const standbyDkim = new Set(records(c, "CNAME", "StandbyEmail"));
+      c.resources = c.resources.filter((r) => !standbyDkim.has(r));
+    },
+    expectViolation: /standby: no DKIM record \S+\._domainkey\.pay\.example\.org .*never verifies/,
   },
   {
     what: "a production table without deletion protection or retention",

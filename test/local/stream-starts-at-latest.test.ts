@@ -29,13 +29,17 @@ const stack = useLocalStack({
 });
 
 const post = async (path: string, body?: unknown) =>
-  (await fetch(`${stack().apiUrl}/_local${path}`, { method: "POST", body: JSON.stringify(body ?? {}) })).json();
+  (
+    await fetch(`${stack().apiUrl}/_local${path}`, { method: "POST", body: JSON.stringify(body ?? {}) })
+  ).json();
 
 describe("the relay's mapping starts at LATEST, as in AWS; the sweeps cover what it never saw", () => {
   it("an outbox item written before the mapping started is sent by the sweep after OUTBOX_SWEEP_AFTER_S, once", async () => {
     // prepare: a later payment is relayed and credited, so the mapping has read past the early item
     const eventId = `${early.paymentId}:SUCCEEDED`;
-    const later = await pay(stack(), await buyer(stack(), "after-mapping"), { merchant: merchantId("m-after") });
+    const later = await pay(stack(), await buyer(stack(), "after-mapping"), {
+      merchant: merchantId("m-after"),
+    });
     await settled(stack(), later.eventId);
     const leftByTheStream = await outboxItem(eventId);
     const creditsBeforeSweep = await merchantOf(stack(), early.merchant);

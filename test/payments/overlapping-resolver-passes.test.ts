@@ -67,7 +67,10 @@ describe("two resolver passes at once (EventBridge may overlap a scheduled job; 
     const settlements = countSettlements(paymentDeps().ledger);
     const publish = vi.spyOn(SqsEventPublisher.prototype, "publish");
     // act: two passes through the scheduler at the same time
-    const runs = await Promise.all([api().local("POST", "/run/resolver"), api().local("POST", "/run/resolver")]);
+    const runs = await Promise.all([
+      api().local("POST", "/run/resolver"),
+      api().local("POST", "/run/resolver"),
+    ]);
     const merchantAfter = await eventually(
       async () => {
         const m = await api().local("GET", `/merchants/${merchant}`);
@@ -81,7 +84,11 @@ describe("two resolver passes at once (EventBridge may overlap a scheduled job; 
     expect(runs.map((r) => r.status)).toEqual([200, 200]);
     expect(gate.overlapped).toBe(true);
     for (const id of ids) {
-      expect(stack().psp.charges().filter((c) => c.reference === id)).toHaveLength(1);
+      expect(
+        stack()
+          .psp.charges()
+          .filter((c) => c.reference === id),
+      ).toHaveLength(1);
       expect(settlements.get(id)).toBe(1);
       expect(publish.mock.calls.filter(([e]) => e.event_id === `${id}:SUCCEEDED`)).toHaveLength(1);
     }

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ClaimStore } from "../../packages/core/src/claim/claim-store";
 import { clock } from "../../packages/core/src/clock/clock";
 import { paymentIdOf } from "../../packages/core/src/ids/derive-ids";
@@ -20,7 +20,10 @@ const chargesFor = (paymentId: string) =>
 const request = { order_id: "42", amount: 3000, currency: "USD", payment_method: "pm_1", merchant_id: "m1" };
 
 afterEach(() => {
+  vi.restoreAllMocks();
   delete process.env.EO_TEST_UNSAFE_UNCONDITIONAL_COMPLETION;
+  delete process.env.EO_TEST_UNSAFE_NO_TAKEOVER_MARGIN;
+  delete process.env.EO_TEST_UNSAFE_TAKEOVER_WITHOUT_OWNER_CHECK;
 });
 
 /** A PSP port that waits at a gate before it forwards the call: a paused (or, never opened, a crashed) owner. */
@@ -66,26 +69,119 @@ function recordingClaimStore(completions: string[]) {
   });
 }
 
+/** Moves the shared clock to `atMs` (never back). */
+async function clockTo(atMs: number): Promise<void> {
+  await api().local("POST", "/clock", { advance_s: Math.max(0, atMs - clock.now()) / 1000 });
+}
+
+/** A1 claims, records PENDING, charges, and dies before it can answer; `leaseEnd` is its claim's lease. */
+async function crashedOwner() {
+  const key = newKey();
+  const arrivalMs = clock.now();
+  const crashed = gatedPsp(paymentDeps().psp, true);
+  const a1 = makeTakePayment({ ...paymentDeps(), psp: crashed.psp });
+  void a1({ caller: "u1", key, request, arrivalMs });
+  await crashed.atGate;
+  const { deadlineMs, takeoverMarginMs } = paymentDeps().config;
+  return {
+    key,
+    paymentId: paymentIdOf("u1", key),
+    leaseEnd: arrivalMs + deadlineMs,
+    marginMs: takeoverMarginMs,
+  };
+}
+
+/** Counts the PSP charge calls made through the handlers' ports: each is a taker replaying the derived key. */
+function countPspCharges(): { calls: number } {
+  const seen = { calls: 0 };
+  const psp = paymentDeps().psp;
+  const real = psp.charge.bind(psp);
+  vi.spyOn(psp, "charge").mockImplementation(async (...args) => {
+    seen.calls += 1;
+    return real(...args);
+  });
+  return seen;
+}
+
+/** Holds each taker at its ledger read before the takeover until the other has read too (or `waitMs` passed). */
+function holdTakersAtTheLedgerRead(paymentId: string, waitMs = 5_000): void {
+  const ledger = paymentDeps().ledger;
+  const real = ledger.getPayment.bind(ledger);
+  let held = 0;
+  let release!: () => void;
+  const both = new Promise<void>((r) => (release = r));
+  vi.spyOn(ledger, "getPayment").mockImplementation(async (id) => {
+    if (id !== paymentId) return real(id);
+    if (held > 0) release();
+    else {
+      held += 1;
+      await Promise.race([both, new Promise((r) => setTimeout(r, waitMs))]);
+    }
+    return real(id);
+  });
+}
+
 describe("3b: a crashed owner", () => {
-  it("is taken over only after the lease + 1 s margin, and the PSP sees the same key: one charge", async () => {
-    // prepare: A1 claims, records PENDING, charges, and dies before it can answer
-    const key = newKey();
-    const paymentId = paymentIdOf("u1", key);
-    const crashed = gatedPsp(paymentDeps().psp, true);
-    const a1 = makeTakePayment({ ...paymentDeps(), psp: crashed.psp });
-    void a1({ caller: "u1", key, request, arrivalMs: clock.now() });
-    await crashed.atGate;
+  it("is not taken over before its lease + 1 s margin ends, and is taken over just after it: one charge", async () => {
+    // prepare
+    const { key, paymentId, leaseEnd, marginMs } = await crashedOwner();
     const token = await api().token("u1");
     // act
     const tooSoon = await api().pay(token, key, order42());
-    await api().local("POST", "/clock", { advance_s: 6.2 });
+    await clockTo(leaseEnd + marginMs - 400);
+    const insideMargin = await api().pay(token, key, order42());
+    await clockTo(leaseEnd + marginMs + 200);
     const takeover = await api().pay(token, key, order42());
     // assess
     expect(tooSoon.status).toBe(409);
+    expect(insideMargin.status).toBe(409);
     expect(takeover.status).toBe(201);
     expect(takeover.body.payment_id).toBe(paymentId);
     expect(chargesFor(paymentId)).toHaveLength(1);
     expect(takeover.body.psp_charge).toBe(chargesFor(paymentId)[0]?.id);
+  });
+
+  it("without the margin (guard off) a repeat just after the lease, inside the margin, takes over", async () => {
+    // prepare
+    process.env.EO_TEST_UNSAFE_NO_TAKEOVER_MARGIN = "1";
+    const { key, leaseEnd, marginMs } = await crashedOwner();
+    // act
+    await clockTo(leaseEnd + marginMs - 400);
+    const insideMargin = await api().pay(await api().token("u1"), key, order42());
+    // assess
+    expect(insideMargin.status).toBe(201);
+  });
+
+  async function twoTakersAtOnce() {
+    const { key, paymentId, leaseEnd, marginMs } = await crashedOwner();
+    const token = await api().token("u1");
+    await clockTo(leaseEnd + marginMs + 200);
+    const psp = countPspCharges();
+    holdTakersAtTheLedgerRead(paymentId);
+    const takers = await Promise.all([api().pay(token, key, order42()), api().pay(token, key, order42())]);
+    return { paymentId, takers, psp };
+  }
+
+  it("two takers at once: one takes over, the other gets 409 or the answer; the PSP is asked once, one charge", async () => {
+    // act
+    const { paymentId, takers, psp } = await twoTakersAtOnce();
+    // assess
+    const won = takers.filter((t) => t.status === 201 && !t.headers.get("idempotent-replayed"));
+    const other = takers.find((t) => !won.includes(t));
+    expect(won).toHaveLength(1);
+    expect(other?.status === 409 || other?.headers.get("idempotent-replayed") === "true").toBe(true);
+    expect(psp.calls).toBe(1);
+    expect(chargesFor(paymentId)).toHaveLength(1);
+  });
+
+  it("without the owner check on the takeover (guard off) both takers take over and both replay the charge", async () => {
+    // prepare
+    process.env.EO_TEST_UNSAFE_TAKEOVER_WITHOUT_OWNER_CHECK = "1";
+    // act
+    const { paymentId, psp } = await twoTakersAtOnce();
+    // assess: the derived key still makes it one charge; the guard is what keeps it one owner
+    expect(psp.calls).toBe(2);
+    expect(chargesFor(paymentId)).toHaveLength(1);
   });
 });
 

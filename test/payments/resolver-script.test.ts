@@ -68,7 +68,8 @@ describe("the resolver script, run by hand", () => {
       runs.push({ env, message, run: await resolveUnknowns([], env) });
     // assess
     for (const { env, message, run } of runs) {
-      expect(run.code, `${JSON.stringify(env)}: ${run.out}`).toBe(2);
+      const what = Object.entries(env).map(([k, v]) => (v === undefined ? `${k} unset` : `${k}="${v}"`));
+      expect(run.code, `${what.join(", ")}: ${run.out}`).toBe(2);
       expect(run.out).toMatch(message);
       expect(run.out).toMatch(/^refused: /m);
     }

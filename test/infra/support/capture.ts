@@ -27,7 +27,7 @@ export interface Capture {
   app: { name: string; stage: string; removal: string; protect: boolean };
   resources: CapturedResource[];
   /** Every `Runtime.Build` request SST made (one per function). */
-  builds: { functionID: string; handler: string; runtime: string }[];
+  builds: { functionID: string; handler: string; runtime: string; links: JsonObject }[];
   /** Invoke tokens the mocks had no answer for. */
   unknownInvokes: string[];
   /** Errors raised while the program ran (rejections, failed applies). */

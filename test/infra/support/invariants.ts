@@ -5,7 +5,10 @@
  */
 import { type HandlerSpec, handlers } from "../../../stacks/handlers";
 import type { Capture, CapturedResource, Json, JsonObject } from "./capture";
+import { dnsRecords } from "./dns-invariant";
 import { allowedResources, isAllowed, type PolicyDocument } from "./iam";
+import { arr, obj, str } from "./json";
+import { pspSecrets } from "./psp-secrets-invariant";
 
 /** What the test demands of a run (from the scenario's settings). */
 export interface Expected {
@@ -14,6 +17,8 @@ export interface Expected {
   production: boolean;
   jwt: { issuer: string; audience: string };
   emailSender: string;
+  /** The values the scenario set for the PSP secrets (to find them wherever they leak). */
+  pspSecrets: { apiKey: string; webhookSecret: string };
 }
 
 type Role = "primary" | "standby";
@@ -38,8 +43,6 @@ export const CONTRACT = {
     "KEY_WINDOW_S",
     "RESOLVER_RATE_PER_S",
     "PSP_URL",
-    "PSP_API_KEY",
-    "PSP_WEBHOOK_SECRET",
     "PUSH_APNS_APP_ARN",
     "PUSH_FCM_APP_ARN",
     "EMAIL_FROM",
@@ -61,10 +64,6 @@ const TABLE_WRITES = [
 const TABLE_READS = ["dynamodb:GetItem", "dynamodb:Query"];
 const BASIC_EXECUTION = "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole";
 
-const obj = (v: Json | undefined): JsonObject =>
-  v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : {};
-const arr = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
-const str = (v: Json | undefined): string | undefined => (typeof v === "string" ? v : undefined);
 const spec = (id: string): HandlerSpec => {
   const found = handlers.find((h) => h.id === id);
   if (!found) throw new Error(`no handler ${id} in stacks/handlers.ts`);
@@ -134,6 +133,11 @@ export class View {
   regionEnv(role: Role, name: string): string | undefined {
     const values = new Set(this.functionsIn(role).map((f) => this.env(f)[name]));
     return values.size === 1 ? [...values][0] : undefined;
+  }
+
+  /** The links SST built into a function's bundle (sealed in its resource.enc), or undefined if it was not built. */
+  linksOf(f: CapturedResource): JsonObject | undefined {
+    return this.capture.builds.find((b) => `${b.functionID}Function` === f.name)?.links;
   }
 
   role(f: CapturedResource): CapturedResource | undefined {
@@ -758,6 +762,8 @@ export const invariants: Invariant[] = [
   schedules,
   permissions,
   pushAndEmail,
+  dnsRecords,
+  pspSecrets,
   protection,
 ];
 

@@ -181,7 +181,13 @@ async function startRpcFake(capture: Capture): Promise<Server> {
       }
       if (method === "Runtime.Build") {
         const functionID = String(args.functionID);
-        capture.builds.push({ functionID, handler: String(args.handler), runtime: String(args.runtime) });
+        capture.builds.push({
+          functionID,
+          handler: String(args.handler),
+          runtime: String(args.runtime),
+          // What SST seals into the bundle's resource.enc (SST_KEY_FILE): the function's links.
+          links: toJson(args.links ?? {}) as JsonObject,
+        });
         // The bundle test builds the real handlers; here a placeholder file is enough to zip.
         const out = join(buildRoot, functionID);
         mkdirSync(out, { recursive: true });
@@ -256,11 +262,23 @@ function mockState(
     case "aws:sns/platformApplication:PlatformApplication":
       state.arn = `arn:aws:sns:${region}:${MOCK_ACCOUNT}:app/${String(inputs.platform)}/${physical}`;
       break;
-    case "aws:sesv2/emailIdentity:EmailIdentity":
+    case "aws:sesv2/emailIdentity:EmailIdentity": {
+      // Easy DKIM gives a domain identity its own tokens in each Region; an address has none.
+      const identity = String(inputs.emailIdentity);
+      const tokens = identity.includes("@")
+        ? []
+        : [1, 2, 3].map((i) => `dkim${i}${region.replace(/-/g, "")}${identity.replace(/\W/g, "")}`);
       Object.assign(state, {
-        arn: `arn:aws:ses:${region}:${MOCK_ACCOUNT}:identity/${String(inputs.emailIdentity)}`,
-        dkimSigningAttributes: { tokens: [] },
+        arn: `arn:aws:ses:${region}:${MOCK_ACCOUNT}:identity/${identity}`,
+        dkimSigningAttributes: { tokens },
       });
+      break;
+    }
+    case "pulumi-nodejs:dynamic:Resource":
+      // SST's HostedZoneLookup: the account's hosted zone of the record's registrable domain.
+      if (name.includes("HostedZoneLookup") && typeof inputs.domain === "string") {
+        state.zoneId = `Zmock-${inputs.domain.split(".").slice(-2).join(".")}`;
+      }
       break;
     case "aws:sesv2/configurationSet:ConfigurationSet":
       state.arn = `arn:aws:ses:${region}:${MOCK_ACCOUNT}:configuration-set/${String(inputs.configurationSetName)}`;

@@ -14,6 +14,10 @@ export const FAKE_SECRETS: Record<string, string> = {
 };
 
 const JWT = { issuer: "https://auth.example.com/", audience: "payments-api" };
+const PSP_SECRETS = {
+  apiKey: FAKE_SECRETS.SST_SECRET_PspApiKey as string,
+  webhookSecret: FAKE_SECRETS.SST_SECRET_PspWebhookSecret as string,
+};
 
 /** The runs of the app the mocks test makes, each with what it must satisfy. */
 export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
@@ -26,6 +30,7 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
       production: false,
       jwt: JWT,
       emailSender: "receipts@example.com",
+      pspSecrets: PSP_SECRETS,
     },
   },
   {
@@ -50,6 +55,7 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
       production: true,
       jwt: { issuer: "https://login.example.org/tenant", audience: "payments-prod" },
       emailSender: "pay.example.org",
+      pspSecrets: PSP_SECRETS,
     },
   },
 ];

@@ -64,7 +64,8 @@ async function deleteIfExpired(deps: ClaimSweepDeps, id: string, nowS: number): 
   } catch (err) {
     const name = (err as Error).name;
     // Renewed meanwhile, or another Region is writing it right now: either way it is not ours to delete.
-    if (name === "ConditionalCheckFailedException" || name === "ReplicatedWriteConflictException") return false;
+    if (name === "ConditionalCheckFailedException" || name === "ReplicatedWriteConflictException")
+      return false;
     throw err;
   }
 }

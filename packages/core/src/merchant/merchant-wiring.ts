@@ -8,7 +8,7 @@ import {
   readMerchantBalance,
 } from "./merchant-balance";
 
-/** A merchant's balance and credit count on the consumer table named by the environment. */
+/** A merchant's balance and its credit and debit counts on the consumer table named by the environment. */
 export function merchantBalance(
   merchantId: string,
   env: NodeJS.ProcessEnv = process.env,

@@ -53,7 +53,10 @@ interface JobState {
 const MAX_TIMER_MS = 1000;
 
 /** Starts running each job every `everyMs` (first run one interval after start), overlapping unless `noOverlap`. */
-export function startScheduler(jobs: Record<string, ScheduledJob>, options: SchedulerOptions = {}): Scheduler {
+export function startScheduler(
+  jobs: Record<string, ScheduledJob>,
+  options: SchedulerOptions = {},
+): Scheduler {
   return new LocalScheduler(jobs, options.clock ?? sharedClock, options.noOverlap ?? false);
 }
 

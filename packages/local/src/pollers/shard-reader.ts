@@ -127,7 +127,9 @@ export class ShardReader {
     let at = iterator;
     let last: string | undefined;
     for (;;) {
-      const page = await this.o.streams.send(new GetRecordsCommand({ ShardIterator: at, Limit: GET_RECORDS_MAX }));
+      const page = await this.o.streams.send(
+        new GetRecordsCommand({ ShardIterator: at, Limit: GET_RECORDS_MAX }),
+      );
       const records = page.Records ?? [];
       last = records.at(-1)?.dynamodb?.SequenceNumber ?? last;
       if (!page.NextShardIterator) return undefined;
