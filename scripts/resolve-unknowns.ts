@@ -16,8 +16,8 @@ import { refusalOf } from "./lib/script-env";
 // It reads the same environment as the resolver function and assumes none of it: AWS_REGION, REGION_ROLE,
 // REGION_ACTIVE (true or false), CLAIM_MODE (home or mrsc), the table names, EVENTS_QUEUE_URL, PSP_URL and the
 // PSP API key (PSP_API_KEY, or the linked PspApiKey under `sst shell`); locally also AWS_ENDPOINT_URL_DYNAMODB.
-// Exit codes: 0 all examined payments settled (or, with --dry-run, listed); 1 some stayed unknown or the
-// rate cap stopped the pass (run it again later); 2 usage, a missing or odd environment, or this Region is
+// Exit codes: 0 all examined payments settled (or, with --dry-run, listed); 1 some stayed unknown, an anomaly
+// (the PSP charged a FAILED payment) is listed, or the rate cap stopped the pass (run it again later); 2 usage, a missing or odd environment, or this Region is
 // the passive standby (nothing called, nothing changed).
 const usage = `usage: npx tsx scripts/resolve-unknowns.ts [--dry-run] [--limit <n>]
   --dry-run      list what would be replayed; call nothing, change nothing
@@ -63,11 +63,16 @@ async function main(): Promise<number> {
     n += 1;
     console.log(`  [${n}/${rows.length}] ${e.payment_id}  ${e.from} -> ${e.to}`);
   });
+  for (const a of report.anomalies)
+    console.log(
+      `  ANOMALY ${a.payment_id}  ${a.state}  ${a.kind}  PSP charge ${a.psp_charge}: act on it (README)`,
+    );
   console.log(
     `summary: examined ${report.examined}, settled ${report.settled.length}, still unknown ${report.unresolved.length}` +
+      `, anomalies ${report.anomalies.length}` +
       (report.rateLimited ? ", stopped by the rate cap (run again)" : ""),
   );
-  return report.unresolved.length > 0 || report.rateLimited ? 1 : 0;
+  return report.unresolved.length > 0 || report.anomalies.length > 0 || report.rateLimited ? 1 : 0;
 }
 
 main().then(

@@ -4,6 +4,7 @@ import { signWebhook } from "../../packages/core/src/psp/webhook-signature";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { tablesOf } from "../support/ledger-reads";
 import { useLocalStack } from "../support/local-stack";
+import { runScript } from "../support/run-script";
 import { eventually } from "../support/tables";
 
 const stack = useLocalStack();
@@ -54,7 +55,7 @@ describe("not found by our reference is not a decline", () => {
 });
 
 describe("a charge.succeeded for a FAILED payment", () => {
-  it("is recorded on the row as an anomaly, once, and listed in every resolver report; the state stays FAILED", async () => {
+  it("is recorded on the row as an anomaly, once, and listed in every resolver report and by the script (exit 1); the state stays FAILED", async () => {
     // prepare
     stack().psp.setWebhookUrl(undefined);
     const token = await api().token("u1");
@@ -69,6 +70,7 @@ describe("a charge.succeeded for a FAILED payment", () => {
     const first = await deliver(event("evt_surprise_1"));
     const repeat = await deliver(event("evt_surprise_1"));
     const passes = [await resolverPass(), await resolverPass()];
+    const script = await runScript("scripts/resolve-unknowns.ts", []);
     // assess
     expect(declined.status).toBe(402);
     expect(first.status).toBe(200);
@@ -81,6 +83,8 @@ describe("a charge.succeeded for a FAILED payment", () => {
       expect(pass.examined).toBe(0);
       expect(pass.anomalies).toContainEqual(expect.objectContaining({ payment_id: paymentId }));
     }
+    expect(script.code, script.out).toBe(1);
+    expect(script.out).toContain(`ANOMALY ${paymentId}`);
   });
 });
 
