@@ -16,7 +16,13 @@ export const PSP_SECRET_READERS: Readonly<Record<string, Secret>> = {
   PspWebhook: "webhookSecret",
 };
 /** Handlers that must never read either secret, named so that a violation says so plainly. */
-export const NEVER_PSP_SECRETS = ["NotifyWorker", "OutboxRelay", "RegisterDevice", "GetPayment"] as const;
+export const NEVER_PSP_SECRETS = [
+  "NotifyWorker",
+  "OutboxRelay",
+  "RegisterDevice",
+  "DeleteDevice",
+  "GetPayment",
+] as const;
 
 const SECRETS: Record<Secret, { link: string; env: string }> = {
   apiKey: { link: "PspApiKey", env: "PSP_API_KEY" },
