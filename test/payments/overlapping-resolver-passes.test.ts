@@ -74,7 +74,9 @@ describe("two resolver passes at once (EventBridge may overlap a scheduled job; 
     const merchantAfter = await eventually(
       async () => {
         const m = await api().local("GET", `/merchants/${merchant}`);
-        return m.body.credits === 3 ? m.body : undefined;
+        // The balance shards and the credit records are read one after the other, so wait for both to show
+        // the third credit (a double credit would never read 3 and 9000 and fails the wait).
+        return m.body.credits === 3 && m.body.balance === 9000 ? m.body : undefined;
       },
       15_000,
       "three credits",
