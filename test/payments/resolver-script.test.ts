@@ -1,29 +1,15 @@
-import { execFile } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
+import { runScript } from "../support/run-script";
 import { snapshotTables } from "../support/tables";
 
 const stack = useLocalStack();
 const api = () => new ApiClient(stack().apiUrl);
 
-/**
- * Runs the on-call script as an operator would, with the handlers' environment. Asynchronously: the
- * fake PSP it calls lives in this process and must keep answering.
- */
-function resolveUnknowns(
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", "scripts/resolve-unknowns.ts", ...args],
-      { env: { ...process.env, ...env }, timeout: 60_000 },
-      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${stdout}${stderr}` }),
-    );
-  });
-}
+/** Runs the on-call script as an operator would, with the handlers' environment. */
+const resolveUnknowns = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runScript("scripts/resolve-unknowns.ts", args, env);
 
 describe("the resolver script, run by hand", () => {
   it("lists in a dry run, then settles with progress and a summary; exit 0", async () => {
