@@ -155,25 +155,36 @@ export class DynamoLedger implements LedgerPort {
   }
 
   async listAnomalies(limit: number): Promise<PaymentRow[]> {
-    const out = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        IndexName: "gsi1",
-        KeyConditionExpression: "gsi1pk = :pk",
-        ExpressionAttributeValues: { ":pk": ANOMALY_INDEX_PK },
-        Limit: limit,
-      }),
-    );
-    return ((out.Items ?? []) as PaymentRow[]).map(rowFields);
+    return this.queryIndex(ANOMALY_INDEX_PK, undefined, limit);
   }
 
   async listByState(state: PaymentState, beforeMs: number, limit: number): Promise<PaymentRow[]> {
+    return this.queryIndex(`SWEEP#${state}`, beforeMs, limit);
+  }
+
+  async rememberWebhookEvent(eventId: string, paymentId: string, now: number): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand(this.putIfAbsent({ ...webhookInboxKey(eventId), payment_id: paymentId, at: now })),
+      );
+      return true;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return false;
+    }
+  }
+
+  private async queryIndex(pk: string, beforeMs: number | undefined, limit: number): Promise<PaymentRow[]> {
+    const before = beforeMs === undefined ? "" : " AND gsi1sk < :before";
     const out = await this.db.send(
       new QueryCommand({
         TableName: this.table,
         IndexName: "gsi1",
-        KeyConditionExpression: "gsi1pk = :pk AND gsi1sk < :before",
-        ExpressionAttributeValues: { ":pk": `SWEEP#${state}`, ":before": padTime(beforeMs) },
+        KeyConditionExpression: `gsi1pk = :pk${before}`,
+        ExpressionAttributeValues: {
+          ":pk": pk,
+          ...(beforeMs === undefined ? {} : { ":before": padTime(beforeMs) }),
+        },
         Limit: limit,
       }),
     );

@@ -51,6 +51,8 @@ export interface LedgerPort {
   touchSweep(paymentId: string, state: PaymentState, now: number, retryAt?: number): Promise<void>;
   /** Records an anomaly on the row once and lists it for the resolver's report; false if one is there. */
   recordAnomaly(paymentId: string, anomaly: PaymentAnomaly): Promise<boolean>;
+  /** Writes the webhook inbox item for a PSP event that moved nothing; false if it was there already. */
+  rememberWebhookEvent(eventId: string, paymentId: string, now: number): Promise<boolean>;
   /** Rows with a recorded anomaly. */
   listAnomalies(limit: number): Promise<PaymentRow[]>;
   /** Rows in `state` last changed before `beforeMs`, from the sparse state index (never a scan). */

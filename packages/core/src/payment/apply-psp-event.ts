@@ -1,7 +1,4 @@
-import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import { documentClient, isConditionFailure } from "../aws/document-client";
 import { paymentIdFromPspKey } from "../ids/derive-ids";
-import { webhookInboxKey } from "../ledger/ledger-items";
 import type { Move } from "../ledger/ledger-port";
 import type { PaymentDeps } from "./payment-deps";
 import type { PspEvent } from "./psp-event";
@@ -32,7 +29,7 @@ export async function applyPspEvent(deps: PaymentDeps, e: PspEvent): Promise<Psp
   if (result.moved) return { applied: true, duplicate: false };
   if (result.duplicate) return { applied: false, duplicate: true };
   // Not an allowed move now (already settled): remember the event all the same.
-  const fresh = await rememberEvent(deps, e.id, paymentId, now);
+  const fresh = await deps.ledger.rememberWebhookEvent(e.id, paymentId, now);
   const after = result.row ?? row;
   if (!fresh || e.type !== "charge.succeeded" || after.state !== "FAILED") {
     return { applied: false, duplicate: !fresh };
@@ -55,25 +52,4 @@ function moveOf(e: PspEvent, paymentId: string, now: number): Move {
   if (e.type === "charge.failed")
     return { ...base, to: "FAILED", set: { decline_code: charge.decline_code ?? "card_declined" } };
   return { ...base, to: "REFUNDED", ...(e.data.refund?.id ? { set: { psp_refund: e.data.refund.id } } : {}) };
-}
-
-async function rememberEvent(
-  deps: PaymentDeps,
-  eventId: string,
-  paymentId: string,
-  now: number,
-): Promise<boolean> {
-  try {
-    await documentClient().send(
-      new PutCommand({
-        TableName: deps.config.ledgerTable,
-        Item: { ...webhookInboxKey(eventId), payment_id: paymentId, at: now },
-        ConditionExpression: "attribute_not_exists(pk)",
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
 }

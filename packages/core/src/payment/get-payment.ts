@@ -8,7 +8,8 @@ export async function getPayment(
   caller: string,
   paymentId: string,
 ): Promise<Record<string, unknown>> {
-  const row = /^pay_[0-9a-z]{1,64}$/.test(paymentId) ? await deps.ledger.getPayment(paymentId) : undefined;
+  // The handler has checked the id's shape (parsePaymentId), so it fits a DynamoDB key.
+  const row = await deps.ledger.getPayment(paymentId);
   if (!row || row.caller !== caller) throw new Refusal("not-found", `no payment ${paymentId}`);
   return paymentView(row);
 }

@@ -2,9 +2,7 @@ import { chargeKeyOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
 import type { PspReply } from "../psp/psp-port";
 import type { PaymentDeps } from "./payment-deps";
-
-/** Margin before the end of the PSP's key window: past it, a replay could reach a PSP that forgot the key. */
-const KEY_WINDOW_MARGIN_MS = 60 * 60 * 1000;
+import { pastPspKeyWindow } from "./psp-key-window";
 
 /** The decline recorded when the PSP has had no charge under our reference for the whole settle period. */
 export const NO_CHARGE_AT_PSP = "no_charge_at_psp";
@@ -17,8 +15,7 @@ export const NO_CHARGE_AT_PSP = "no_charge_at_psp";
  */
 export async function replayCharge(deps: PaymentDeps, row: PaymentRow, untilMs: number): Promise<PspReply> {
   const left = () => untilMs - deps.clock.now();
-  const age = deps.clock.now() - row.created_at;
-  if (age > deps.config.pspKeyWindowS * 1000 - KEY_WINDOW_MARGIN_MS) {
+  if (pastPspKeyWindow(deps, row.created_at)) {
     return judgeLookup(deps, row, await deps.psp.findCharge(row.payment_id, left()));
   }
   const { amount, currency, payment_method } = row;

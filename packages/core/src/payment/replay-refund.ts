@@ -2,9 +2,7 @@ import { refundKeyOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
 import type { PspReply } from "../psp/psp-port";
 import type { PaymentDeps } from "./payment-deps";
-
-/** Margin before the end of the PSP's key window, as for charges. */
-const KEY_WINDOW_MARGIN_MS = 60 * 60 * 1000;
+import { pastPspKeyWindow } from "./psp-key-window";
 
 /**
  * Replays a refund attempt with its derived key while the PSP still remembers the key; after the window,
@@ -14,8 +12,7 @@ const KEY_WINDOW_MARGIN_MS = 60 * 60 * 1000;
 export async function replayRefund(deps: PaymentDeps, row: PaymentRow, untilMs: number): Promise<PspReply> {
   const left = () => untilMs - deps.clock.now();
   const charge = row.psp_charge ?? "";
-  const age = deps.clock.now() - (row.refund_started_at ?? row.updated_at);
-  if (age > deps.config.pspKeyWindowS * 1000 - KEY_WINDOW_MARGIN_MS)
+  if (pastPspKeyWindow(deps, row.refund_started_at ?? row.updated_at))
     return deps.psp.findRefund(charge, left());
   const reply = await deps.psp.refund(
     refundKeyOf(row.payment_id, row.refund_attempt),
