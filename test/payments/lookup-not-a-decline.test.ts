@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { clock } from "../../packages/core/src/clock/clock";
 import { signWebhook } from "../../packages/core/src/psp/webhook-signature";
 import { ApiClient, newKey, order42 } from "../support/api-client";
@@ -31,6 +31,10 @@ async function lostReply(over: Record<string, unknown> = {}, webhooks = false) {
   return { token, paymentId: String(first.body.payment_id) };
 }
 
+afterEach(() => {
+  delete process.env.EO_TEST_UNSAFE_NOT_FOUND_IS_DECLINE;
+});
+
 describe("not found by our reference is not a decline", () => {
   it("a lookup while the PSP's search lags leaves the payment UNKNOWN; a later pass, after a backoff, finds the charge", async () => {
     // prepare: past the PSP's key window the resolver looks the charge up instead of replaying
@@ -46,6 +50,25 @@ describe("not found by our reference is not a decline", () => {
     expect(lagging.unresolved).toContainEqual({ payment_id: paymentId, state: "UNKNOWN" });
     expect(atOnce.examined).toBe(0);
     expect(later.settled).toContainEqual({ payment_id: paymentId, from: "UNKNOWN", to: "SUCCEEDED" });
+    expect(
+      stack()
+        .psp.charges()
+        .filter((c) => c.reference === paymentId),
+    ).toHaveLength(1);
+  });
+});
+
+describe("not found read as a decline (the guard off)", () => {
+  it("fails a payment the PSP did charge, when the lookup meets a lagging search", async () => {
+    // prepare
+    process.env.EO_TEST_UNSAFE_NOT_FOUND_IS_DECLINE = "1";
+    const { paymentId } = await lostReply();
+    await api().local("POST", "/clock", { advance_s: 25 * 3600 });
+    await api().local("POST", "/faults", { psp_search_lag: 1 });
+    // act
+    const pass = await resolverPass();
+    // assess: FAILED, yet the card was charged
+    expect(pass.settled).toContainEqual({ payment_id: paymentId, from: "UNKNOWN", to: "FAILED" });
     expect(
       stack()
         .psp.charges()

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { clock } from "../../packages/core/src/clock/clock";
 import { signWebhook } from "../../packages/core/src/psp/webhook-signature";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { tablesOf } from "../support/ledger-reads";
@@ -23,7 +24,7 @@ async function paidPayment() {
 /** Posts a signed PSP event to our webhook, as the PSP would. */
 async function deliver(event: unknown) {
   const body = JSON.stringify(event);
-  const signature = signWebhook("whsec_local", body, Math.floor(Date.now() / 1000));
+  const signature = signWebhook("whsec_local", body, Math.floor(clock.now() / 1000));
   const headers = { "psp-signature": signature, "content-type": "application/json" };
   return api().send("POST", "/webhooks/psp", headers, body);
 }
@@ -63,6 +64,43 @@ describe("a refund the PSP definitely refuses", () => {
     expect(repeat.status).toBe(200);
     expect(refundsFor(paymentId).map((r) => r.idempotency_key)).toEqual([`${paymentId}:cancel:refund:2`]);
     expect(await tablesOf(stack()).journal(paymentId)).toHaveLength(4);
+  });
+});
+
+afterEach(() => {
+  delete process.env.EO_TEST_UNSAFE_ANY_MOVE_TO_SUCCEEDED;
+});
+
+describe("a late charge.succeeded while a refund is in flight", () => {
+  async function lateChargeEventDuringRefund() {
+    const { token, paymentId, charge } = await paidPayment();
+    await api().local("POST", "/faults", { psp_lose_reply: 1 });
+    await api().cancel(token, paymentId);
+    const late = await deliver({
+      id: `evt_late_${paymentId}`,
+      type: "charge.succeeded",
+      data: { charge: { id: charge, idempotency_key: `${paymentId}:charge`, reference: paymentId } },
+    });
+    return { paymentId, late, row: await tablesOf(stack()).payment(paymentId) };
+  }
+
+  it("leaves the refund attempt alone: still REFUND_UNKNOWN, and the resolver finishes the refund", async () => {
+    // act
+    const { paymentId, late, row } = await lateChargeEventDuringRefund();
+    const pass = (await api().local("POST", "/run/resolver")).body.result as { settled: unknown[] };
+    // assess
+    expect(late.status).toBe(200);
+    expect(row?.state).toBe("REFUND_UNKNOWN");
+    expect(pass.settled).toContainEqual({ payment_id: paymentId, from: "REFUND_UNKNOWN", to: "REFUNDED" });
+  });
+
+  it("with the rule off (the guard off), the late event undoes the refund attempt", async () => {
+    // prepare
+    process.env.EO_TEST_UNSAFE_ANY_MOVE_TO_SUCCEEDED = "1";
+    // act
+    const { row } = await lateChargeEventDuringRefund();
+    // assess: the refund the PSP may have made is no longer waiting for the resolver
+    expect(row?.state).toBe("SUCCEEDED");
   });
 });
 

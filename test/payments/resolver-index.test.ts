@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { clock } from "../../packages/core/src/clock/clock";
 import { paymentIdOf } from "../../packages/core/src/ids/derive-ids";
 import { paymentDeps } from "../../packages/core/src/payment/payment-wiring";
@@ -12,6 +12,10 @@ import { eventually } from "../support/tables";
 const stack = useLocalStack();
 const api = () => new ApiClient(stack().apiUrl);
 type Report = { examined: number; unresolved: unknown[] };
+
+afterEach(() => {
+  delete process.env.EO_TEST_UNSAFE_KEEP_INDEX_ON_MOVE;
+});
 
 async function resolverPass(): Promise<Report> {
   return (await api().local("POST", "/run/resolver")).body.result as Report;
@@ -142,5 +146,18 @@ describe("the resolver's index holds only open payments", () => {
       gsi1sk: undefined,
     });
     expect(pass).toMatchObject({ examined: 0, unresolved: [] });
+  });
+
+  // Last in the file: the row it leaves in the index would be examined by every later pass.
+  it("with the old index fields carried on (the guard off), the settled payment is examined on every pass", async () => {
+    // prepare
+    process.env.EO_TEST_UNSAFE_KEEP_INDEX_ON_MOVE = "1";
+    const { paymentId } = await tapWithLostReply(false);
+    // act
+    await resolverPass();
+    const next = await resolverPass();
+    // assess: the failure the fix removes
+    expect(next.examined).toBe(1);
+    expect(next.unresolved).toContainEqual({ payment_id: paymentId, state: "SUCCEEDED" });
   });
 });

@@ -1,4 +1,5 @@
 import type { PaymentState } from "../payment/payment-state";
+import { unsafeKeepIndexOnMove } from "../payment/payment-test-switches";
 
 /** The payment row: the durable record of the intent, written before any PSP call. */
 export interface PaymentRow {
@@ -42,6 +43,7 @@ export interface PaymentAnomaly {
 
 /** The row without its table keys and index fields, so that a move never carries an old index entry on. */
 export function rowFields(item: PaymentRow): PaymentRow {
+  if (unsafeKeepIndexOnMove()) return item;
   const { pk: _pk, sk: _sk, gsi1pk: _gp, gsi1sk: _gs, ...row } = item as PaymentRow & Record<string, unknown>;
   return row as PaymentRow;
 }

@@ -6,6 +6,22 @@ import { takeFault } from "../faults/faults";
  */
 export const unsafeNoDeadlineCheck = (): boolean => process.env.EO_TEST_UNSAFE_NO_DEADLINE_CHECK === "1";
 
+/**
+ * EO_TEST_UNSAFE_KEEP_INDEX_ON_MOVE=1 lets a move carry the row's old index fields on, as before the fix:
+ * a settled payment then stays in the resolver's index for ever.
+ */
+export const unsafeKeepIndexOnMove = (): boolean => process.env.EO_TEST_UNSAFE_KEEP_INDEX_ON_MOVE === "1";
+
+/**
+ * EO_TEST_UNSAFE_ANY_MOVE_TO_SUCCEEDED=1 lets any allowed move into SUCCEEDED leave a refund in flight, so a
+ * late charge.succeeded undoes the refund attempt.
+ */
+export const unsafeAnyMoveToSucceeded = (): boolean =>
+  process.env.EO_TEST_UNSAFE_ANY_MOVE_TO_SUCCEEDED === "1";
+
+/** EO_TEST_UNSAFE_NOT_FOUND_IS_DECLINE=1 reads a lookup that found nothing as a decline at once. */
+export const unsafeNotFoundIsDecline = (): boolean => process.env.EO_TEST_UNSAFE_NOT_FOUND_IS_DECLINE === "1";
+
 /** The `stall_after_claim_ms` fault: the claimed request freezes (a GC pause, a paused VM) before its guard. */
 export async function stallIfArmed(): Promise<void> {
   const ms = takeFault("stall_after_claim_ms");

@@ -2,6 +2,7 @@ import { chargeKeyOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
 import type { PspReply } from "../psp/psp-port";
 import type { PaymentDeps } from "./payment-deps";
+import { unsafeNotFoundIsDecline } from "./payment-test-switches";
 import { pastPspKeyWindow } from "./psp-key-window";
 
 /** The decline recorded when the PSP has had no charge under our reference for the whole settle period. */
@@ -31,6 +32,7 @@ export async function replayCharge(deps: PaymentDeps, row: PaymentRow, untilMs: 
 // until then.
 function judgeLookup(deps: PaymentDeps, row: PaymentRow, reply: PspReply): PspReply {
   if (reply.kind !== "not-found") return reply;
+  if (unsafeNotFoundIsDecline()) return { kind: "declined", declineCode: NO_CHARGE_AT_PSP };
   const now = deps.clock.now();
   const settleMs = deps.config.pspNotFoundSettleS * 1000;
   const since = Math.max(row.created_at, row.first_not_found_at ?? now);
