@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { freePort } from "../../packages/local/src/emulators/free-port";
 import { isAlive } from "../../packages/local/src/emulators/managed-process";
 
 describe("npm start", () => {
-  it("serves GET /_local/health = 200 within 30 s and leaves no process behind on SIGTERM", async () => {
+  it("serves GET /_local/health = 200 within 30 s, serves the API reference, and leaves no process behind on SIGTERM", async () => {
     // prepare: the same entry point as `npm start`, on free ports
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const name of ["API_PORT", "PSP_PORT", "DYNAMODB_PORT", "SQS_PORT", "SES_PORT"])
@@ -29,6 +30,13 @@ describe("npm start", () => {
         if (!health?.ok) await new Promise((r) => setTimeout(r, 250));
       }
       const pids = Object.values(health?.pids ?? {});
+      const api = `http://127.0.0.1:${env.API_PORT}/_local`;
+      const [docs, yaml, json] = await Promise.all(
+        ["docs", "openapi.yaml", "openapi.json"].map((p) => fetch(`${api}/${p}`)),
+      );
+      const page = await docs?.text();
+      const raw = await yaml?.text();
+      const doc = (await json?.json()) as { openapi?: string };
       process.kill(child.pid as number, "SIGTERM");
       const code = await exited;
       // assess
@@ -38,6 +46,11 @@ describe("npm start", () => {
       expect(code).toBe(0);
       expect(pids.filter(isAlive)).toEqual([]);
       expect(out).toMatch(/stopped; no emulator left running/);
+      // the rendered API reference and the raw document, the same one that is committed
+      expect(docs?.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(page).toMatch(/Scalar\.createApiReference\("#app", \{ url: "\/_local\/openapi\.json"/);
+      expect(raw).toBe(readFileSync("docs/openapi.yaml", "utf8"));
+      expect(doc.openapi).toBe("3.1.0");
     } finally {
       try {
         process.kill(-(child.pid as number), "SIGKILL");

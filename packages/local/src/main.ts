@@ -24,6 +24,7 @@ const stack = await startLocalStack({
 const { endpoints, regions } = stack.emulators;
 console.log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s
   API            ${stack.apiUrl}            (health: ${stack.apiUrl}/_local/health)
+  API reference  ${stack.apiUrl}/_local/docs   (raw: /_local/openapi.yaml, /_local/openapi.json)
   fake PSP       ${stack.psp.url}
   DynamoDB Local ${endpoints.dynamodb}   (Regions ${regions.primary.region}, ${regions.standby.region})
   SQS/SNS        ${endpoints.sqs}   (fauxqs)

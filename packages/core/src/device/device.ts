@@ -1,5 +1,12 @@
 import { createHash } from "node:crypto";
+import {
+  DeviceId,
+  type DeviceRequest,
+  DeviceRequest as DeviceRequestSchema,
+  MAX_BODY_BYTES,
+} from "@eo/contract";
 import { Refusal } from "../payment/payment-errors";
+import { checkOrRefuse, readJsonBody } from "../payment/payment-request";
 
 /** The push platforms a device may register on. */
 export type Platform = "apns" | "fcm";
@@ -14,11 +21,7 @@ export interface Device {
   created_at: number;
 }
 
-/** The body of `POST /devices`. */
-export interface DeviceRequest {
-  platform: Platform;
-  token: string;
-}
+export type { DeviceRequest } from "@eo/contract";
 
 /** The device id: derived from (caller, platform, token), so the same token registered again is the same device. */
 export function deviceIdOf(caller: string, platform: Platform, token: string): string {
@@ -31,7 +34,6 @@ export interface TokenHolder {
   device_id: string;
 }
 
-const MAX_BODY = 16 * 1024;
 /** Keys hold the caller (`DEVICE#{caller}`), and DynamoDB keys stop at 2,048 bytes. */
 const MAX_CALLER_BYTES = 1024;
 
@@ -50,36 +52,18 @@ export function checkJsonContentType(header: string | undefined): void {
 
 /** Parses the `{device_id}` of a path: `dev_` and 24 hex digits, as `POST /devices` answers it. */
 export function parseDeviceId(raw: string | undefined): string {
-  if (raw !== undefined && /^dev_[0-9a-f]{24}$/.test(raw)) return raw;
-  const shown = raw === undefined ? "missing" : `${raw.slice(0, 40)}${raw.length > 40 ? "…" : ""}`;
-  throw new Refusal("bad-request", `device_id must be dev_ followed by 24 hex digits (got ${shown})`);
+  return checkOrRefuse(DeviceId, raw);
 }
 
 /** Refuses a body on a request that takes none (over 16 KiB: too large). */
 export function checkNoBody(body: string | undefined): void {
   if (body === undefined || body === "") return;
-  if (Buffer.byteLength(body, "utf8") > MAX_BODY)
-    throw new Refusal("too-large", `the body is over ${MAX_BODY} bytes`);
+  if (Buffer.byteLength(body, "utf8") > MAX_BODY_BYTES)
+    throw new Refusal("too-large", `the body is over ${MAX_BODY_BYTES} bytes`);
   throw new Refusal("bad-request", "this request takes no body");
 }
 
 /** Parses and checks `{"platform": "apns" | "fcm", "token": "…"}`. */
 export function parseDeviceBody(body: string | undefined): DeviceRequest {
-  if (body !== undefined && Buffer.byteLength(body, "utf8") > MAX_BODY)
-    throw new Refusal("too-large", `the body is over ${MAX_BODY} bytes`);
-  let o: Record<string, unknown>;
-  try {
-    o = JSON.parse(body ?? "") as Record<string, unknown>;
-  } catch {
-    throw new Refusal("bad-request", 'the body must be JSON such as {"platform": "apns", "token": "…"}');
-  }
-  if (typeof o !== "object" || o === null || Array.isArray(o))
-    throw new Refusal("bad-request", "the body must be a JSON object");
-  if (o.platform !== "apns" && o.platform !== "fcm")
-    throw new Refusal("bad-request", 'platform must be "apns" or "fcm"');
-  const token = o.token;
-  if (typeof token !== "string" || !/^[\x21-\x7e]{1,4096}$/.test(token)) {
-    throw new Refusal("bad-request", "token must be 1 to 4096 printable characters without spaces");
-  }
-  return { platform: o.platform, token };
+  return checkOrRefuse(DeviceRequestSchema, readJsonBody(body, '{"platform": "apns", "token": "…"}'));
 }

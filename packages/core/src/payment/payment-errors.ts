@@ -1,17 +1,7 @@
-/** The kinds of refusal the domain gives; the functions package maps each to HTTP in one place. */
-export type RefusalKind =
-  | "bad-request"
-  | "too-large"
-  | "fingerprint-mismatch"
-  | "in-progress"
-  | "key-voided"
-  | "deadline-passed"
-  | "not-found"
-  | "invalid-state"
-  | "refund-refused"
-  | "unauthorized"
-  | "psp-unavailable"
-  | "region-passive";
+import type { ProblemKind } from "@eo/contract";
+
+/** The kinds of refusal the domain gives: the contract's problem kinds, mapped to HTTP in one place. */
+export type RefusalKind = ProblemKind;
 
 /** A refusal with a detail that tells the caller what to fix. */
 export class Refusal extends Error {

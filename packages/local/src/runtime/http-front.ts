@@ -22,6 +22,8 @@ export type LocalRoutes = (req: IncomingMessage, url: URL, body: Buffer) => Prom
 export interface LocalAnswer {
   status: number;
   body?: unknown;
+  /** A body that is not JSON (the API reference page, the YAML document), sent as is with this type. */
+  raw?: { contentType: string; text: string };
 }
 
 const MAX_BODY = 1024 * 1024; // API Gateway's own limit is far larger; the handlers enforce 16 KiB.
@@ -58,6 +60,10 @@ async function serve(
   if (body === undefined) return send(res, 413, problem(413, "Payload Too Large", "request body over 1 MiB"));
   if (url.pathname.startsWith("/_local/")) {
     const answer = await local(req, url, body);
+    if (answer?.raw) {
+      res.writeHead(answer.status, { "content-type": answer.raw.contentType });
+      return void res.end(answer.raw.text);
+    }
     if (answer) return send(res, answer.status, answer.body);
     return send(res, 404, problem(404, "Not Found", `no local route ${req.method} ${url.pathname}`));
   }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { advanceClock, armedFaults, armFault, clearFaults, clock, parseFaultRequest } from "@eo/core";
+import { apiReferenceAnswer } from "../docs/api-reference";
 import type { LocalAnswer, LocalRoutes } from "../runtime/http-front";
 import { problem } from "../runtime/http-front";
 
@@ -26,6 +27,10 @@ export function localRoutes(src: LocalRouteSources): LocalRoutes {
       if (route === "GET /_local/health") {
         const h = await src.health();
         return { status: h.ok ? 200 : 503, body: h };
+      }
+      if (req.method === "GET") {
+        const docs = apiReferenceAnswer(url.pathname);
+        if (docs) return docs;
       }
       if (route === "GET /_local/faults") return { status: 200, body: armedFaults() };
       if (route === "POST /_local/faults") return armFaults(body);
