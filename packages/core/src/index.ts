@@ -58,3 +58,4 @@ export * from "./psp/psp-port";
 export * from "./psp/psp-replies";
 export * from "./psp/webhook-signature";
 export * from "./rate/rate-cap";
+export * from "./shared-state/shared-state";

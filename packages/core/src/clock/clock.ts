@@ -1,3 +1,5 @@
+import { sharedState } from "../shared-state/shared-state";
+
 /**
  * The one clock every component reads. In AWS the offset is always zero; the local stack moves it
  * forward (`POST /_local/clock`) so that key windows, deadlines and the PSP's 24 h window can be
@@ -8,23 +10,23 @@ export interface Clock {
   now(): number;
 }
 
-let offsetMs = 0;
+const offset = () => sharedState().clockOffset;
 
-/** The process-wide clock: wall time plus the local offset. */
+/** The process-wide clock: wall time plus the local offset, shared by both local Regions' runtimes. */
 export const clock: Clock = {
-  now: () => Date.now() + offsetMs,
+  now: () => Date.now() + Number(Atomics.load(offset(), 0)),
 };
 
 /** Moves the shared clock forward; the local stack's `/_local/clock` is the only caller outside tests. */
 export function advanceClock(ms: number): number {
   if (!Number.isFinite(ms) || ms < 0) throw new RangeError("the clock only moves forward");
-  offsetMs += ms;
+  Atomics.add(offset(), 0, BigInt(Math.round(ms)));
   return clock.now();
 }
 
 /** Sets the offset back to zero, for test teardown. */
 export function resetClock(): void {
-  offsetMs = 0;
+  Atomics.store(offset(), 0, 0n);
 }
 
 /** A clock whose time a test sets by hand. */

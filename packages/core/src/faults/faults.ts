@@ -1,3 +1,5 @@
+import { FAULT_SLOTS, sharedState } from "../shared-state/shared-state";
+
 /**
  * Armed faults, each for the next `n` occurrences. Nothing arms them in AWS (the `/_local` routes
  * are never deployed), so in production every `takeFault` answers undefined.
@@ -26,37 +28,46 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "worker_crash_after_commit",
   "worker_crash_after_send",
 ];
+if (FAULT_NAMES.length > FAULT_SLOTS) throw new Error("more faults than the shared state has slots");
 
-interface Armed {
-  value: number;
-  remaining: number;
-}
-
-const armed = new Map<FaultName, Armed>();
+// The counts live in the shared state, so that a fault armed once is taken once by whichever local Region
+// meets it first (compare-and-swap), as a fault of one shared PSP or network would be.
+const slotOf = (name: FaultName): number => FAULT_NAMES.indexOf(name);
 
 /** Arms a fault for the next `n` occurrences; `value` is the delay or status where the fault has one. */
 export function armFault(name: FaultName, value: number, n: number): void {
-  if (n <= 0) armed.delete(name);
-  else armed.set(name, { value, remaining: n });
+  const { faultValues, faultCounts } = sharedState();
+  const slot = slotOf(name);
+  Atomics.store(faultCounts, slot, 0);
+  faultValues[slot] = value;
+  Atomics.store(faultCounts, slot, Math.max(0, n));
 }
 
 /** Consumes one occurrence of a fault and returns its value, or undefined when it is not armed. */
 export function takeFault(name: FaultName): number | undefined {
-  const a = armed.get(name);
-  if (!a) return undefined;
-  a.remaining -= 1;
-  if (a.remaining <= 0) armed.delete(name);
-  return a.value;
+  const { faultValues, faultCounts } = sharedState();
+  const slot = slotOf(name);
+  for (;;) {
+    const left = Atomics.load(faultCounts, slot);
+    if (left <= 0) return undefined;
+    if (Atomics.compareExchange(faultCounts, slot, left, left - 1) === left) return faultValues[slot];
+  }
 }
 
 /** Clears every armed fault. */
 export function clearFaults(): void {
-  armed.clear();
+  sharedState().faultCounts.fill(0);
 }
 
 /** What is armed now, for `/_local/health` and tests. */
 export function armedFaults(): Record<string, { value: number; remaining: number }> {
-  return Object.fromEntries([...armed].map(([k, v]) => [k, { ...v }]));
+  const { faultValues, faultCounts } = sharedState();
+  return Object.fromEntries(
+    FAULT_NAMES.flatMap((name, slot) => {
+      const remaining = Atomics.load(faultCounts, slot);
+      return remaining > 0 ? [[name, { value: faultValues[slot] ?? 0, remaining }]] : [];
+    }),
+  );
 }
 
 /**

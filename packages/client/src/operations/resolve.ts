@@ -1,0 +1,88 @@
+import { check, ResolveResult } from "@eo/contract";
+import type { Runtime } from "../client-options";
+import { type Attempt, sendAttempt } from "../http/send-attempt";
+import type { JournalEntry, JournalState } from "../journal/key-journal";
+import type { ResolveOutcome } from "../results";
+import { retryUntilHorizon, type Verdict } from "../retry/retry-loop";
+import { transient } from "../retry/transient";
+import { journalTrouble, recordOutcome } from "./journal-steps";
+import { lastSeen, refusedAnswer, refusedLocally, unexpected } from "./refusal";
+
+const JOURNAL_STATE: Record<ResolveOutcome["kind"], JournalState | undefined> = {
+  succeeded: "succeeded",
+  declined: "declined",
+  processing: "processing",
+  voided: "voided",
+  refused: undefined,
+};
+
+function resolveVerdict(
+  rt: Runtime,
+  attempt: Attempt,
+  entry: JournalEntry,
+  n: number,
+): Verdict<ResolveOutcome> {
+  const again = transient(rt, attempt);
+  if (again || attempt.kind !== "answer") return { again: again ?? { why: attempt.kind } };
+  const at = { order_id: entry.order_id, key: entry.key, attempts: n };
+  if (attempt.status >= 400) return { final: refusedAnswer(attempt, "rejected", at) };
+  const body = check(ResolveResult, attempt.body);
+  if (attempt.status !== 200 || !body.ok) return unexpected(attempt);
+  const { state, payment_id } = body.value;
+  if (state === "VOID") return { final: { kind: "voided", next: "pay", ...at, body: body.value } };
+  if (state === "PROCESSING")
+    return { final: { kind: "processing", next: "resolve", ...at, payment_id, body: body.value } };
+  const kind = state === "SUCCEEDED" ? "succeeded" : "declined";
+  return { final: { kind, ...at, payment_id, body: body.value } };
+}
+
+async function ask(rt: Runtime, entry: JournalEntry): Promise<ResolveOutcome> {
+  return retryUntilHorizon(
+    rt,
+    "resolve",
+    async (n) => {
+      const attempt = await sendAttempt(rt, {
+        op: "resolve",
+        attempt: n,
+        method: "POST",
+        path: "/payments/resolve",
+        key: entry.key,
+      });
+      return resolveVerdict(rt, attempt, entry, n);
+    },
+    (last, attempts) => ({
+      kind: "processing",
+      next: "resolve",
+      order_id: entry.order_id,
+      key: entry.key,
+      attempts,
+      payment_id: entry.payment_id,
+      last: lastSeen(last),
+    }),
+  );
+}
+
+/**
+ * "Did it go through?" for an order's journaled key (Part 4). VOID marks the entry voided, so the
+ * next pay of the order makes a new key; PROCESSING keeps the key; every answer is journaled.
+ */
+export async function resolve(rt: Runtime, orderId: string): Promise<ResolveOutcome> {
+  return rt.locks.run(orderId, async () => {
+    let entry: JournalEntry | undefined;
+    try {
+      entry = await rt.journal.get(orderId);
+    } catch (err) {
+      return refusedLocally(rt, "resolve", "journal-unavailable", journalTrouble(err), { order_id: orderId });
+    }
+    if (!entry) {
+      const detail = `the journal holds no key for order ${orderId}: nothing was ever sent for it, so pay() makes a new key`;
+      return refusedLocally(rt, "resolve", "no-key", detail, { order_id: orderId });
+    }
+    const outcome = await ask(rt, entry);
+    const paymentId = "payment_id" in outcome ? outcome.payment_id : undefined;
+    const known =
+      outcome.kind === "processing" && outcome.body === undefined ? undefined : JOURNAL_STATE[outcome.kind];
+    await recordOutcome(rt, entry, known, paymentId);
+    return outcome;
+  });
+}
