@@ -18,6 +18,7 @@ export default $config({
     const { createSecrets, readConfig } = await import("./stacks/config");
     const { createTables } = await import("./stacks/tables");
     const { createRegion } = await import("./stacks/region");
+    const { failoverTargets } = await import("./stacks/failover-outputs");
 
     const config = readConfig($app.stage);
     const providers = {
@@ -35,6 +36,11 @@ export default $config({
       primaryApi: primary.api.url,
       standbyRegion: config.regions.standby,
       standbyApi: standby.api.url,
+      // What `npm run failover` reads (data-plane calls only): each Region's tables and scheduled functions.
+      failover: {
+        primary: failoverTargets(config.regions.primary, tables.byRole.primary, primary.functions),
+        standby: failoverTargets(config.regions.standby, tables.byRole.standby, standby.functions),
+      },
     };
   },
 });

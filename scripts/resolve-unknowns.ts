@@ -5,6 +5,7 @@ import {
   paymentDeps,
   pspSecret,
   RESOURCE_ENV,
+  regionGate,
   resolverRateCap,
   settleUnknowns,
 } from "@eo/core";
@@ -46,8 +47,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const deps = paymentDeps();
-  if (!deps.config.regionActive) {
-    console.error("this Region is the passive standby (REGION_ACTIVE=false): resolve in the active Region");
+  const control = await regionGate(deps.config).control();
+  if (control?.active !== deps.config.regionRole) {
+    const why = control
+      ? `the ${control.active} Region is active (epoch ${control.epoch})`
+      : "no Region control record";
+    console.error(`this Region (${deps.config.regionRole}) is passive: ${why}; resolve in the active Region`);
     return 2;
   }
   const rows = await listUnsettled(deps, limit);

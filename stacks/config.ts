@@ -25,6 +25,7 @@ export interface InfraConfig {
   regions: Regions;
   claimMode: ClaimMode;
   /** The Region that takes writes and relays (ACTIVE_REGION); the other stays passive until promoted. */
+  /** The active Region written into each Region control table when it is created; failovers change it at run time. */
   activeRegion: "primary" | "standby";
   jwt: { issuer: string; audience: string };
   /** The SES identity: an email address, or a domain (then its DNS records go to Route 53). */

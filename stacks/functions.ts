@@ -64,6 +64,7 @@ export function createFunctions(ctx: RegionContext): RegionFunctions {
 function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<string>> {
   const { config, tables, queues, pushEmail, secrets } = ctx;
   return {
+    CONTROL_TABLE: tables.control.name,
     CLAIM_TABLE: tables.claims.name,
     LEDGER_TABLE: tables.ledger.name,
     CONSUMER_TABLE: tables.consumer.name,
@@ -77,7 +78,6 @@ function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<stri
     PUSH_FCM_APP_ARN: pushEmail.fcm.arn,
     EMAIL_FROM: pushEmail.emailFrom,
     REGION_ROLE: ctx.role,
-    REGION_ACTIVE: String(ctx.role === config.activeRegion),
   };
 }
 
@@ -139,7 +139,10 @@ function linksFor(access: Access, links: Linkables): unknown[] {
 /** Permissions that are not a link: the trigger's own plumbing (queue, stream) and SNS mobile push. */
 function permissionsFor(spec: HandlerSpec, ctx: RegionContext): sst.aws.FunctionArgs["permissions"] {
   const { access } = spec;
-  const out: { actions: string[]; resources: $util.Input<string>[] }[] = [];
+  // Every function reads its Region's control at run time (whether it is active; the fence on writes).
+  const out: { actions: string[]; resources: $util.Input<string>[] }[] = [
+    { actions: ["dynamodb:GetItem"], resources: [ctx.tables.control.arn] },
+  ];
   if (access.consumeEvents) {
     out.push({
       actions: [

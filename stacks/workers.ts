@@ -40,8 +40,14 @@ export function createWorkers(ctx: RegionContext, functions: RegionFunctions): v
           filterCriteria: {
             filters: [
               {
+                // Only this Region's own outbox writes: its replica's stream carries the other Region's too, and
+                // relaying those would send every event from both Regions (a promoted Region's sweep re-sends
+                // the other's leftovers, with their stored ids).
                 pattern: JSON.stringify({
-                  dynamodb: { Keys: { pk: { S: [{ prefix: trigger.keyPrefix }] } } },
+                  dynamodb: {
+                    Keys: { pk: { S: [{ prefix: trigger.keyPrefix }] } },
+                    NewImage: { origin_region: { S: [ctx.role] } },
+                  },
                 }),
               },
             ],

@@ -8,7 +8,7 @@ describe("npm start", () => {
   it("serves GET /_local/health = 200 within 30 s, serves the API reference, and leaves no process behind on SIGTERM", async () => {
     // prepare: the same entry point as `npm start`, on free ports
     const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const name of ["API_PORT", "PSP_PORT", "DYNAMODB_PORT", "SQS_PORT", "SES_PORT"])
+    for (const name of ["API_PORT", "STANDBY_API_PORT", "PSP_PORT", "DYNAMODB_PORT", "SQS_PORT", "SES_PORT"])
       env[name] = String(await freePort());
     const started = Date.now();
     const child = spawn(process.execPath, ["--import", "tsx", "packages/local/src/main.ts"], {
@@ -35,6 +35,9 @@ describe("npm start", () => {
         ["docs", "openapi.yaml", "openapi.json"].map((p) => fetch(`${api}/${p}`)),
       );
       const page = await docs?.text();
+      const standby = await fetch(`http://127.0.0.1:${env.STANDBY_API_PORT}/_local/regions`).then((r) =>
+        r.json(),
+      );
       const raw = await yaml?.text();
       const doc = (await json?.json()) as { openapi?: string };
       process.kill(child.pid as number, "SIGTERM");
@@ -51,6 +54,11 @@ describe("npm start", () => {
       expect(page).toMatch(/Scalar\.createApiReference\("#app", \{ url: "\/_local\/openapi\.json"/);
       expect(raw).toBe(readFileSync("docs/openapi.yaml", "utf8"));
       expect(doc.openapi).toBe("3.1.0");
+      // both Regions are served: the standby's port answers, passive, with the primary active
+      expect(standby).toMatchObject({
+        active: "primary",
+        regions: { primary: { up: true }, standby: { up: true } },
+      });
     } finally {
       try {
         process.kill(-(child.pid as number), "SIGKILL");

@@ -55,7 +55,7 @@ const LAMBDA_ENV: Record<string, string> = {
   PUSH_FCM_APP_ARN: "arn:aws:sns:us-east-1:123456789012:app/GCM/offline",
   EMAIL_FROM: "receipts@example.com",
   REGION_ROLE: "primary",
-  REGION_ACTIVE: "true",
+  CONTROL_TABLE: "control-offline",
   // What SST adds; the PSP secrets are not plain variables in AWS (they come sealed in the link file).
   SST_RESOURCE_App: JSON.stringify({ name: "effectively-once", stage: "offline" }),
 };

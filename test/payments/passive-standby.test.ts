@@ -7,15 +7,16 @@ import type { PaymentRow } from "../../packages/core/src/ledger/ledger-items";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { tablesOf } from "../support/ledger-reads";
 import { useLocalStack } from "../support/local-stack";
+import { makeActive } from "../support/regions";
 import { asyncQuiet, eventually, snapshotTables } from "../support/tables";
 
 // One Region is active at a time (Part 9's home-Region rule). Here the local primary plays a Region
-// that is passive (REGION_ACTIVE=false), then is promoted.
+// that is passive (the Region control names the standby), then is promoted: data, never a redeploy.
 const stack = useLocalStack();
 const api = () => new ApiClient(stack().apiUrl);
 
-afterEach(() => {
-  process.env.REGION_ACTIVE = "true";
+afterEach(async () => {
+  await makeActive(stack(), "primary");
 });
 
 describe("a passive standby Region", () => {
@@ -24,7 +25,7 @@ describe("a passive standby Region", () => {
     const token = await api().token("u1");
     const paid = await api().pay(token, newKey(), order42());
     await asyncQuiet(stack());
-    process.env.REGION_ACTIVE = "false";
+    await makeActive(stack(), "standby");
     const before = await snapshotTables(stack());
     // act
     const write = await api().pay(token, newKey(), order42());
@@ -40,7 +41,7 @@ describe("a passive standby Region", () => {
 
   it("relays nothing while passive; once promoted, its sweep re-sends the outbox with the same event id: one credit", async () => {
     // prepare: the outbox item arrives by replication from a primary that failed before relaying it
-    process.env.REGION_ACTIVE = "false";
+    await makeActive(stack(), "standby");
     const merchant = `m-${newKey()}`;
     const row = succeededRow(merchant);
     const t = tablesOf(stack());
@@ -51,7 +52,7 @@ describe("a passive standby Region", () => {
     await new Promise((r) => setTimeout(r, 1_000));
     const whilePassive = await api().local("GET", `/merchants/${merchant}`);
     // act: promotion
-    process.env.REGION_ACTIVE = "true";
+    await makeActive(stack(), "primary");
     await api().local("POST", "/clock", { advance_s: 600 });
     const sweep = await api().local("POST", "/run/sweeps");
     const credited = await eventually(

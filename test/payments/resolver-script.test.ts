@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { regionHandlerEnv } from "../../packages/local/src/stack/handler-env";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
 import { runScript } from "../support/run-script";
@@ -34,10 +35,16 @@ describe("the resolver script, run by hand", () => {
     expect(real.out).toMatch(/summary: examined 2, settled 2, still unknown 0/);
   }, 90_000);
 
-  it("refuses to run in a passive standby Region: exit 2", async () => {
-    const passive = await resolveUnknowns([], { REGION_ACTIVE: "false" });
+  it("refuses to run in a passive Region (the Region control names the other): exit 2", async () => {
+    // prepare: the script runs with the standby's environment while the control names the primary
+    const standbyEnv = regionHandlerEnv(stack().emulators, "standby", stack().psp.url);
+    // act
+    const passive = await resolveUnknowns([], standbyEnv);
+    // assess
     expect(passive.code).toBe(2);
-    expect(passive.out).toMatch(/passive standby/);
+    expect(passive.out).toMatch(
+      /this Region \(standby\) is passive: the primary Region is active \(epoch \d+\)/,
+    );
   });
 
   it("refuses on a missing or odd switch, resource or PSP key: exit 2, nothing called, nothing changed", async () => {
@@ -69,10 +76,8 @@ describe("the resolver script, run by hand", () => {
 
 /** Environments the script must refuse (undefined removes a variable), with what it must say. */
 const REFUSED_ENVIRONMENTS: Array<[NodeJS.ProcessEnv, RegExp]> = [
-  [{ REGION_ACTIVE: undefined }, /REGION_ACTIVE must be "true" or "false" \(it is not set\)/],
-  [{ REGION_ACTIVE: "yes" }, /REGION_ACTIVE must be "true" or "false" \(got "yes"\)/],
-  [{ REGION_ACTIVE: "TRUE" }, /REGION_ACTIVE must be "true" or "false" \(got "TRUE"\)/],
-  [{ REGION_ACTIVE: "" }, /REGION_ACTIVE must be "true" or "false" \(got ""\)/],
+  [{ REGION_ROLE: undefined }, /REGION_ROLE must be "primary" or "standby" \(it is not set\)/],
+  [{ CONTROL_TABLE: undefined }, /CONTROL_TABLE is not set/],
   [{ REGION_ROLE: "secondary" }, /REGION_ROLE must be "primary" or "standby" \(got "secondary"\)/],
   [{ CLAIM_MODE: undefined }, /CLAIM_MODE must be "home" or "mrsc" \(it is not set\)/],
   [

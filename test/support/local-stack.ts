@@ -5,11 +5,21 @@ import {
   startLocalStack,
 } from "../../packages/local/src/stack/start-stack";
 
-/** Starts one local stack for the test file (one per process) and stops it after the file. */
+/**
+ * Starts one local stack for the test file (one per process) and stops it after the file. A test of one Region
+ * gets the primary alone (`standby: true` for both Regions and the replication between them): the standby's
+ * runtime and six stream readers cost a 2-core machine more than the tests that do not look at it are worth.
+ */
 export function useLocalStack(opts: StackOptions = {}): () => LocalStack {
   let stack: LocalStack | undefined;
   beforeAll(async () => {
-    stack = await startLocalStack({ resolverEveryMs: 0, sweepsEveryMs: 0, webhookRetryBaseMs: 100, ...opts });
+    stack = await startLocalStack({
+      resolverEveryMs: 0,
+      sweepsEveryMs: 0,
+      webhookRetryBaseMs: 100,
+      standby: false,
+      ...opts,
+    });
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();

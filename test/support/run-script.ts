@@ -8,13 +8,14 @@ export function runScript(
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; out: string }> {
+): Promise<{ code: number; out: string; stdout: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ["--import", "tsx", script, ...args],
       { env: { ...process.env, ...env }, timeout: 60_000 },
-      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${stdout}${stderr}` }),
+      (err, stdout, stderr) =>
+        resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${stdout}${stderr}`, stdout: String(stdout) }),
     );
   });
 }

@@ -8,7 +8,6 @@ import { describe, expect, it } from "vitest";
 import {
   ConfigError,
   claimModeOf,
-  isRegionActive,
   loadConfig,
   loadTunables,
   pspSecret,
@@ -20,7 +19,7 @@ import {
 const COMPLETE: NodeJS.ProcessEnv = {
   AWS_REGION: "us-east-1",
   REGION_ROLE: "standby",
-  REGION_ACTIVE: "false",
+  CONTROL_TABLE: "control-t",
   CLAIM_MODE: "mrsc",
   CLAIM_TABLE: "claims-t",
   LEDGER_TABLE: "ledger-t",
@@ -37,19 +36,6 @@ const without = (name: string): NodeJS.ProcessEnv => {
 const ODD = ["", " true", "TRUE", "True", "yes", "1", "0", "on", "false ", "undefined"];
 
 describe("a safety switch accepts only its allowed values", () => {
-  it("REGION_ACTIVE: true and false, nothing else, and never a default", () => {
-    // act / assess
-    expect(isRegionActive({ REGION_ACTIVE: "true" })).toBe(true);
-    expect(isRegionActive({ REGION_ACTIVE: "false" })).toBe(false);
-    for (const raw of [undefined, ...ODD]) {
-      expect(() => isRegionActive({ REGION_ACTIVE: raw }), `REGION_ACTIVE=${raw}`).toThrow(ConfigError);
-    }
-    expect(() => isRegionActive({ REGION_ACTIVE: "yes" })).toThrow(
-      'REGION_ACTIVE must be "true" or "false" (got "yes")',
-    );
-    expect(() => isRegionActive({})).toThrow('REGION_ACTIVE must be "true" or "false" (it is not set)');
-  });
-
   it("REGION_ROLE: primary or standby; CLAIM_MODE: home or mrsc", () => {
     // act / assess
     expect(regionRoleOf({ REGION_ROLE: "standby" })).toBe("standby");
@@ -77,7 +63,7 @@ describe("loadConfig refuses to start on a missing or odd environment", () => {
     expect(c).toMatchObject({
       region: "us-east-1",
       regionRole: "standby",
-      regionActive: false,
+      controlTable: "control-t",
       claimMode: "mrsc",
       claimTable: "claims-t",
       ledgerTable: "ledger-t",
@@ -92,8 +78,6 @@ describe("loadConfig refuses to start on a missing or odd environment", () => {
 
   it("with a switch set to an odd value: a ConfigError, never the active or primary default", () => {
     for (const [name, raw] of [
-      ["REGION_ACTIVE", "yes"],
-      ["REGION_ACTIVE", "TRUE"],
       ["REGION_ROLE", "secondary"],
       ["CLAIM_MODE", "Home"],
     ] as const) {

@@ -6,11 +6,12 @@ const port = (name: string, fallback: number) => Number(process.env[name] ?? fal
 
 const started = Date.now();
 console.log(
-  "effectively-once: starting the local stack (DynamoDB Local, fauxqs, SES, fake PSP, handlers)...",
+  "effectively-once: starting the local stack, two Regions (DynamoDB Local, fauxqs, SES, fake PSP, handlers)...",
 );
 const stack = await startLocalStack({
   ports: {
     api: port("API_PORT", 3000),
+    standbyApi: port("STANDBY_API_PORT", 3100),
     psp: port("PSP_PORT", 3001),
     dynamodb: port("DYNAMODB_PORT", 8000),
     sqs: port("SQS_PORT", 9324),
@@ -23,7 +24,8 @@ const stack = await startLocalStack({
 
 const { endpoints, regions } = stack.emulators;
 console.log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s
-  API            ${stack.apiUrl}            (health: ${stack.apiUrl}/_local/health)
+  API (primary)  ${stack.apiUrl}            (health: ${stack.apiUrl}/_local/health; Regions: /_local/regions)
+  API (standby)  ${stack.standbyUrl}            (passive until a failover: npm run failover -- --local --to standby)
   API reference  ${stack.apiUrl}/_local/docs   (raw: /_local/openapi.yaml, /_local/openapi.json)
   fake PSP       ${stack.psp.url}
   DynamoDB Local ${endpoints.dynamodb}   (Regions ${regions.primary.region}, ${regions.standby.region})

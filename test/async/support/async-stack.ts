@@ -23,7 +23,7 @@ export const TEST_VISIBILITY_S = 2;
 /** Starts the whole local stack for one test file, with a short redelivery and any extra tunables. */
 export async function startAsyncStack(env: Record<string, string> = {}): Promise<LocalStack> {
   Object.assign(process.env, { EVENTS_VISIBILITY_TIMEOUT_S: String(TEST_VISIBILITY_S), ...env });
-  return startLocalStack({ resolverEveryMs: 0 });
+  return startLocalStack({ resolverEveryMs: 0, standby: false });
 }
 
 /** A buyer: a caller of our own (unique per test), its token, and optionally an email and a phone. */

@@ -34,6 +34,7 @@ export const CONTRACT = {
   unauthenticatedRoutes: ["POST /webhooks/psp"],
   schedules: { Resolver: "rate(1 minute)", Sweeps: "rate(5 minutes)" },
   environment: [
+    "CONTROL_TABLE",
     "CLAIM_TABLE",
     "LEDGER_TABLE",
     "CONSUMER_TABLE",
@@ -47,7 +48,6 @@ export const CONTRACT = {
     "PUSH_FCM_APP_ARN",
     "EMAIL_FROM",
     "REGION_ROLE",
-    "REGION_ACTIVE",
   ],
   tunables: { DEADLINE_MS: "5000", KEY_WINDOW_S: "3600", RESOLVER_RATE_PER_S: "10" },
 } as const;
@@ -242,9 +242,13 @@ export const handlersDeployed: Invariant = {
           if (!env[name]) out.push(`${role}: ${h.id} has no ${name}`);
         }
         if (env.REGION_ROLE !== role) out.push(`${role}: ${h.id} has REGION_ROLE=${env.REGION_ROLE}`);
-        // One active Region at a time (the home-Region rule): by default the primary.
-        if (env.REGION_ACTIVE !== String(role === "primary"))
-          out.push(`${role}: ${h.id} has REGION_ACTIVE=${env.REGION_ACTIVE}`);
+        // Which Region is active is data in the Region's own control table, never a variable.
+        if ("REGION_ACTIVE" in env) out.push(`${role}: ${h.id} has REGION_ACTIVE, a deploy-time switch`);
+        const control = v.table(env.CONTROL_TABLE);
+        if (!control || v.regionOf(control) !== v.region(role) || arr(control.state.replicas).length > 0)
+          out.push(`${role}: ${h.id} CONTROL_TABLE is not a table of ${v.region(role)} alone`);
+        else if (!v.can(f, "dynamodb:GetItem", str(control.state.arn) ?? ""))
+          out.push(`${role}: ${h.id} cannot read its Region control`);
         if (env.CLAIM_MODE !== v.expected.claimMode)
           out.push(`${role}: ${h.id} has CLAIM_MODE=${env.CLAIM_MODE}`);
         for (const [k, want] of Object.entries(CONTRACT.tunables)) {
@@ -400,6 +404,11 @@ export const relaySubscription: Invariant = {
       const prefixes = patterns.map((p) => str(obj(arr(obj(obj(obj(obj(p).dynamodb).Keys).pk).S)[0]).prefix));
       if (prefixes.length !== 1 || prefixes[0] !== CONTRACT.relay.keyPrefix) {
         out.push(`${role}: the relay is not filtered to ${CONTRACT.relay.keyPrefix} keys`);
+      }
+      // A replica's stream carries the other Region's writes: each relay maps only its own Region's outbox items.
+      const origins = patterns.map((p) => arr(obj(obj(obj(obj(p).dynamodb).NewImage).origin_region).S));
+      if (origins.length !== 1 || JSON.stringify(origins[0]) !== JSON.stringify([role])) {
+        out.push(`${role}: the relay is not filtered to outbox items that ${role} wrote (origin_region)`);
       }
     }
     return out;

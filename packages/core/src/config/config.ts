@@ -3,7 +3,6 @@ import {
   type ClaimMode,
   ConfigError,
   claimModeOf,
-  isRegionActive,
   type RegionRole,
   readRequired,
   regionRoleOf,
@@ -17,10 +16,10 @@ export interface AppConfig extends Tunables {
   region: string;
   regionRole: RegionRole;
   /**
-   * Whether this Region takes writes and runs the relay, resolver and sweeps. One Region is active at a
-   * time (the home-Region rule, Part 9); the standby stays passive until it is promoted.
+   * This Region's copy of the Region control: which Region takes writes and runs the relay, resolver and
+   * sweeps (one at a time, the home-Region rule of Part 9). It is data, read at run time, never a variable.
    */
-  regionActive: boolean;
+  controlTable: string;
   claimTable: string;
   ledgerTable: string;
   consumerTable: string;
@@ -48,11 +47,16 @@ export interface Tunables {
   pspKeyWindowS: number;
   /** How long after a charge attempt "not found by our reference" is taken as no charge (an index may lag). */
   pspNotFoundSettleS: number;
+  /** How long a Region reuses its read of the Region control to decide whether to relay and run its jobs. */
+  controlCacheMs: number;
+  /** How stale that read may be when a write is checked against it (the fence); the failover's drain waits longer. */
+  fenceCacheMs: number;
 }
 
 /** Where the function's resources are: no default could be right (the Region, the tables, the queue, the PSP). */
 export const RESOURCE_ENV = [
   "AWS_REGION",
+  "CONTROL_TABLE",
   "CLAIM_TABLE",
   "LEDGER_TABLE",
   "CONSUMER_TABLE",
@@ -60,7 +64,7 @@ export const RESOURCE_ENV = [
   "PSP_URL",
 ] as const;
 /** The safety switches: each accepts only its allowed values, and has no default. */
-export const SWITCH_ENV = ["REGION_ROLE", "REGION_ACTIVE", "CLAIM_MODE"] as const;
+export const SWITCH_ENV = ["REGION_ROLE", "CLAIM_MODE"] as const;
 /** The variables loadConfig cannot do without (besides the PSP secrets, which are read on use). */
 export const REQUIRED_ENV = [...RESOURCE_ENV, ...SWITCH_ENV] as const;
 
@@ -72,7 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     region: readRequired(env, "AWS_REGION"),
     regionRole: regionRoleOf(env),
-    regionActive: isRegionActive(env),
+    controlTable: readRequired(env, "CONTROL_TABLE"),
     claimTable: readRequired(env, "CLAIM_TABLE"),
     ledgerTable: readRequired(env, "LEDGER_TABLE"),
     consumerTable: readRequired(env, "CONSUMER_TABLE"),
@@ -99,6 +103,8 @@ export function loadTunables(env: NodeJS.ProcessEnv = process.env): Tunables {
     resolverRatePerS: num(env, "RESOLVER_RATE_PER_S", 10),
     pspKeyWindowS: num(env, "PSP_KEY_WINDOW_S", 86_400),
     pspNotFoundSettleS: num(env, "PSP_NOT_FOUND_SETTLE_S", 600),
+    controlCacheMs: num(env, "REGION_CONTROL_CACHE_MS", 2_000),
+    fenceCacheMs: num(env, "REGION_FENCE_CACHE_MS", 250),
   };
 }
 

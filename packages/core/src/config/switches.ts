@@ -40,11 +40,6 @@ export function readRequired(env: NodeJS.ProcessEnv, name: string): string {
   return raw;
 }
 
-/** Whether this Region is the active one (REGION_ACTIVE, `true` or `false`; anything else throws). */
-export function isRegionActive(env: NodeJS.ProcessEnv = process.env): boolean {
-  return readFlag(env, "REGION_ACTIVE");
-}
-
 /** This function's Region role (REGION_ROLE, `primary` or `standby`; anything else throws). */
 export function regionRoleOf(env: NodeJS.ProcessEnv = process.env): RegionRole {
   return readChoice(env, "REGION_ROLE", REGION_ROLES);

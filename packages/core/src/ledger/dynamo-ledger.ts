@@ -28,6 +28,8 @@ export class DynamoLedger implements LedgerPort {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    /** The Region whose handlers write through this ledger; its outbox items name it (`origin_region`). */
+    private readonly origin?: "primary" | "standby",
   ) {}
 
   async insertPending(row: PaymentRow) {
@@ -215,9 +217,9 @@ export class DynamoLedger implements LedgerPort {
     // The charge's journal and event are written once, when the charge settles, not when a refused refund
     // returns the payment to SUCCEEDED.
     if (next.state === "SUCCEEDED" && CHARGE_OPEN_STATES.includes(from))
-      items.push(...journalAndOutbox(this.table, next, m.now).map((Put) => ({ Put })));
+      items.push(...journalAndOutbox(this.table, next, m.now, this.origin).map((Put) => ({ Put })));
     if (next.state === "REFUNDED")
-      items.push(...refundJournalAndOutbox(this.table, next, m.now).map((Put) => ({ Put })));
+      items.push(...refundJournalAndOutbox(this.table, next, m.now, this.origin).map((Put) => ({ Put })));
     if (m.inboxEventId) {
       const inbox = { ...webhookInboxKey(m.inboxEventId), payment_id: next.payment_id, at: m.now };
       items.push({ Put: this.putIfAbsent(inbox) });

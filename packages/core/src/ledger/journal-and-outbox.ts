@@ -13,11 +13,16 @@ import {
  * the outbox item, written in the same transaction as the move to SUCCEEDED. The event id is derived
  * so that a standby Region re-creates the same one (Part 9).
  */
-export function journalAndOutbox(table: string, row: PaymentRow, now: number) {
+export function journalAndOutbox(
+  table: string,
+  row: PaymentRow,
+  now: number,
+  origin?: OutboxItem["origin_region"],
+) {
   return [
     journalEntry(table, row, now, 1, "psp_clearing", "debit"),
     journalEntry(table, row, now, 2, `merchant_payable:${row.merchant_id}`, "credit"),
-    outboxPut(table, row, now, "SUCCEEDED", "payment.succeeded"),
+    outboxPut(table, row, now, "SUCCEEDED", "payment.succeeded", origin),
   ];
 }
 
@@ -26,11 +31,16 @@ export function journalAndOutbox(table: string, row: PaymentRow, now: number) {
  * `{payment_id}:REFUNDED`, written in the same transaction as the move to REFUNDED: the ledger balances to
  * zero for a refunded payment, and the worker debits the merchant once and tells the buyer.
  */
-export function refundJournalAndOutbox(table: string, row: PaymentRow, now: number) {
+export function refundJournalAndOutbox(
+  table: string,
+  row: PaymentRow,
+  now: number,
+  origin?: OutboxItem["origin_region"],
+) {
   return [
     journalEntry(table, row, now, 3, `merchant_payable:${row.merchant_id}`, "debit"),
     journalEntry(table, row, now, 4, "psp_clearing", "credit"),
-    outboxPut(table, row, now, "REFUNDED", "payment.refunded"),
+    outboxPut(table, row, now, "REFUNDED", "payment.refunded", origin),
   ];
 }
 
@@ -57,6 +67,7 @@ function outboxPut(
   now: number,
   state: "SUCCEEDED" | "REFUNDED",
   type: OutboxItem["type"],
+  origin: OutboxItem["origin_region"],
 ) {
   const eventId = eventIdOf(row.payment_id, state);
   const outbox: OutboxItem = {
@@ -69,6 +80,7 @@ function outboxPut(
     amount: row.amount,
     currency: row.currency,
     created_at: now,
+    ...(origin ? { origin_region: origin } : {}),
   };
   return {
     TableName: table,

@@ -69,6 +69,11 @@ export interface OutboxItem {
   amount: number;
   currency: string;
   created_at: number;
+  /**
+   * The Region whose write made the item. Each Region's relay maps only its own (a replica's stream carries the
+   * other Region's writes too); the other's leftovers reach the queue through the promoted Region's sweep.
+   */
+  origin_region?: "primary" | "standby";
 }
 
 export const paymentKey = (paymentId: string) => ({ pk: `PAY#${paymentId}`, sk: "PAYMENT" });

@@ -5,6 +5,8 @@ import { type AppConfig, loadConfig } from "../config/config";
 import { DynamoLedger } from "../ledger/dynamo-ledger";
 import { HttpPsp } from "../psp/http-psp";
 import { RateCap } from "../rate/rate-cap";
+import { fencedLedger } from "../region/fenced-ledger";
+import { regionGate } from "../region/region-wiring";
 import type { PaymentDeps } from "./payment-deps";
 
 let deps: PaymentDeps | undefined;
@@ -12,7 +14,11 @@ let deps: PaymentDeps | undefined;
 /** The payment operations' ports on DynamoDB and the HTTP PSP, built once per process from the environment. */
 export function paymentDeps(config: AppConfig = loadConfig()): PaymentDeps {
   deps ??= {
-    ledger: new DynamoLedger(documentClient(), config.ledgerTable),
+    // Every ledger write is fenced by the Region control, so a Region that was failed away from stops writing.
+    ledger: fencedLedger(
+      new DynamoLedger(documentClient(), config.ledgerTable, config.regionRole),
+      regionGate(config),
+    ),
     claims: new ClaimStore(documentClient(), config.claimTable, {
       windowS: config.keyWindowS,
       takeoverMarginMs: config.takeoverMarginMs,

@@ -2,8 +2,8 @@ import {
   type ClaimSweepReport,
   clock,
   documentClient,
-  isRegionActive,
   loadConfig,
+  regionGate,
   relayDeps,
   type SweepReport,
   sweepExpiredClaims,
@@ -17,11 +17,12 @@ type SweepsResult = { outbox: SweepReport; claims?: ClaimSweepReport } | { passi
 
 /**
  * The scheduled sweeps: re-sends outbox items the relay left behind (a lost or trimmed stream), with their ids,
- * and in MRSC mode deletes expired claim-table items, which no TTL removes there.
+ * and in MRSC mode deletes expired claim-table items, which no TTL removes there. The failover script invokes it
+ * with `{"outbox_older_than_s": 0}` after a promotion, to re-send the failed Region's leftovers at once.
  */
-export async function handler(): Promise<SweepsResult> {
-  if (!isRegionActive()) return { passive: true };
-  const outbox = await sweepOutbox(relayDeps(), sweepSettings());
+export async function handler(event?: { outbox_older_than_s?: unknown }): Promise<SweepsResult> {
+  if (!(await regionGate().isActive())) return { passive: true };
+  const outbox = await sweepOutbox(relayDeps(), sweepSettings(process.env, event?.outbox_older_than_s));
   countMetric(AsyncMetric.OutboxItemsSwept, outbox.resent);
   if (outbox.examined > 0) logger.warn("the sweep found outbox items the relay left behind", { ...outbox });
   if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();

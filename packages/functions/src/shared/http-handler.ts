@@ -1,5 +1,5 @@
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
-import { findRefusal, isRegionActive, Refusal } from "@eo/core";
+import { findRefusal, Refusal, regionGate } from "@eo/core";
 import middy from "@middy/core";
 import type {
   APIGatewayProxyEventV2WithJWTAuthorizer,
@@ -20,7 +20,7 @@ export interface Answer {
 export function httpHandler(name: string, operation: (event: ApiEvent, context: Context) => Promise<Answer>) {
   return middy(async (event: ApiEvent, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     try {
-      refuseWritesWhenPassive(event);
+      await refuseWritesWhenPassive(event);
       const a = await operation(event, context);
       return {
         statusCode: a.status,
@@ -54,12 +54,10 @@ export function bodyOf(event: ApiEvent): string | undefined {
   return event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
 }
 
-// A passive standby takes no writes: a claim made there during replication lag would not be seen by
-// the active Region's (Part 9, branch F2). Reads from the replica are fine.
-function refuseWritesWhenPassive(event: ApiEvent): void {
-  if (event.requestContext.http?.method === "GET" || isRegionActive()) return;
-  throw new Refusal(
-    "region-passive",
-    "this Region is the passive standby; send requests to the active Region",
-  );
+// A passive Region takes no writes: a claim made there during replication lag would not be seen by the
+// active Region's (Part 9, branch F2). Reads from the replica are fine. The control is read at most a
+// moment ago, so a Region the failover script fenced refuses from then on, whatever it believed before.
+async function refuseWritesWhenPassive(event: ApiEvent): Promise<void> {
+  if (event.requestContext.http?.method === "GET") return;
+  await regionGate().assertActive();
 }

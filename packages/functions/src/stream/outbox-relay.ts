@@ -1,5 +1,5 @@
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
-import { isRegionActive, type OutboxItem, outboxItemFromImage, relayDeps, relayOutbox } from "@eo/core";
+import { type OutboxItem, outboxItemFromImage, relayDeps, relayOutbox } from "@eo/core";
 import middy from "@middy/core";
 import type { DynamoDBStreamEvent } from "aws-lambda";
 import { AsyncMetric, countMetric, publishCountedMetrics } from "../async/async-metrics";
@@ -13,9 +13,10 @@ export const handler = middy(async (event: DynamoDBStreamEvent): Promise<void> =
   const items = event.Records.filter((r) => r.eventName === "INSERT")
     .map((r) => outboxItemFromImage(r.dynamodb?.NewImage as Parameters<typeof outboxItemFromImage>[0]))
     .filter((item): item is OutboxItem => item !== undefined);
-  // The passive standby sees the replicated outbox too; only the active Region relays it (a promoted
-  // standby's sweep re-sends what was left, with the same event ids).
-  if (items.length === 0 || !isRegionActive()) return;
+  // The mapping's filter gives this relay only its own Region's outbox items (never the replicated ones), and
+  // it relays them even once fenced: they are facts its Region committed, and relaying them is how a planned
+  // failover's drain empties the old Region's outbox. The same event ids meet the queue's dedup and the inbox.
+  if (items.length === 0) return;
   try {
     const { published } = await relayOutbox(relayDeps(), items);
     countMetric(AsyncMetric.OutboxEventsRelayed, published.length);

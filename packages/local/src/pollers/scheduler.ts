@@ -4,7 +4,8 @@ import { errorText } from "./invoke-handler";
 /** One scheduled function: what EventBridge Scheduler's rate(...) expression and a Lambda target do in AWS. */
 export interface ScheduledJob {
   everyMs: number;
-  run: () => Promise<unknown>;
+  /** Runs the job; a run by hand may pass its invocation's event. */
+  run: (event?: unknown) => Promise<unknown>;
 }
 
 /** The running local scheduler. */
@@ -13,7 +14,7 @@ export interface Scheduler {
    * Runs one job now and returns what it returned; an unknown name rejects. It runs beside a run under way, as
    * a second EventBridge invocation would (after it, with `noOverlap`).
    */
-  runNow(name: string): Promise<unknown>;
+  runNow(name: string, event?: unknown): Promise<unknown>;
   /** Clears every timer and waits for the runs under way. */
   stop(): Promise<void>;
   /** The jobs' names. */
@@ -76,12 +77,12 @@ class LocalScheduler implements Scheduler {
     for (const [name, state] of this.states) this.arm(name, state);
   }
 
-  async runNow(name: string): Promise<unknown> {
+  async runNow(name: string, event?: unknown): Promise<unknown> {
     const state = this.states.get(name);
     if (!state) throw new UnknownJobError(name);
     if (this.stopped) throw new Error("the scheduler is stopped");
     while (this.noOverlap && state.running.size > 0) await settled(state);
-    return start(state);
+    return start(state, event);
   }
 
   async stop(): Promise<void> {
@@ -116,8 +117,8 @@ class LocalScheduler implements Scheduler {
   }
 }
 
-function start(state: JobState): Promise<unknown> {
-  const run = Promise.resolve().then(() => state.job.run());
+function start(state: JobState, event?: unknown): Promise<unknown> {
+  const run = Promise.resolve().then(() => state.job.run(event));
   state.running.add(run);
   const clear = () => void state.running.delete(run);
   run.then(clear, clear);

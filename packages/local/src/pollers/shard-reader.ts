@@ -51,6 +51,8 @@ export class ShardReader {
   private checkpoint: string | undefined;
   /** LATEST only: the records the shard held at the start have been passed over. */
   private passedOver = false;
+  /** The last read failed on an empty shard's iterator and was retried at once (once in a row). */
+  private retriedEmptyShard = false;
 
   constructor(private readonly o: ShardReaderOptions) {
     this.positioned = new Promise((resolve) => (this.markPositioned = resolve));
@@ -80,12 +82,23 @@ export class ShardReader {
         }),
       );
       this.error = undefined;
+      this.retriedEmptyShard = false;
       await this.settle(page, started);
     } catch (err) {
       this.markPositioned();
+      if (this.emptyShardIterator(err)) return;
       this.fail(err);
       await sleep(Math.max(this.o.pollIntervalMs, 250), this.o.signal);
     }
+  }
+
+  /** An iterator taken while the shard was empty failed once its first record came (see settle): take a new one now. */
+  private emptyShardIterator(err: unknown): boolean {
+    const trimmed = (err as { name?: string }).name === "TrimmedDataAccessException";
+    if (!trimmed || this.checkpoint || this.retriedEmptyShard) return false;
+    this.retriedEmptyShard = true;
+    this.iterator = undefined;
+    return true;
   }
 
   private async settle(page: GetRecordsCommandOutput, started: number): Promise<void> {
@@ -107,6 +120,9 @@ export class ShardReader {
     }
     this.iterator = page.NextShardIterator;
     if (records.length === 0) {
+      // DynamoDB Local: an iterator taken while the shard was empty reads nothing for ~100 ms after the first write,
+      // then fails with TrimmedDataAccessException; until a record was read, each read starts at the trim horizon.
+      if (!this.checkpoint) this.iterator = undefined;
       this.emptyReadStartedAt = started;
       await sleep(this.o.pollIntervalMs, this.o.signal);
     }

@@ -32,9 +32,11 @@ export interface SqsPollerOptions {
   /** How many batches may be in flight at once, each from its own receive loop. */
   concurrency?: number;
   timeoutMs?: number;
+  /** While this says true (the local Region is down), nothing is received. */
+  paused?: () => boolean;
 }
 
-type Settings = Required<SqsPollerOptions>;
+type Settings = Required<Omit<SqsPollerOptions, "paused">> & Pick<SqsPollerOptions, "paused">;
 
 interface ReceiveLoop {
   busy: boolean;
@@ -115,6 +117,10 @@ class QueueMapping implements Poller {
   private async run(loop: ReceiveLoop): Promise<void> {
     const signal = this.abort.signal;
     while (!signal.aborted) {
+      if (this.o.paused?.()) {
+        await sleep(EMPTY_PAUSE_MS, signal);
+        continue;
+      }
       const started = performance.now();
       try {
         const messages = await this.receive();

@@ -18,7 +18,12 @@ export interface DeliveryPolicy {
   onFailure: (info: DiscardedRecords) => Promise<void>;
   /** Aborted when the poller stops: the remaining records are then left unacknowledged, not discarded. */
   signal: AbortSignal;
+  /** While true (the local Region is down), the batch waits undelivered; it counts no attempt. */
+  paused?: () => boolean;
 }
+
+/** How often a paused delivery looks again. */
+const PAUSED_POLL_MS = 100;
 
 /** Invokes the function with one batch of records. */
 export type InvokeBatch = (records: DynamoDBRecord[]) => Promise<Invocation<unknown>>;
@@ -49,6 +54,7 @@ export async function deliverInOrder(
 ): Promise<boolean> {
   const pending: Segment[] = [{ records, attempts: 0 }];
   for (let seg = pending.shift(); seg; seg = pending.shift()) {
+    while (policy.paused?.() && !policy.signal.aborted) await sleep(PAUSED_POLL_MS, policy.signal);
     if (policy.signal.aborted) return false;
     const verdict = judge(seg.records, await invoke(seg.records));
     if (verdict.kind === "ok") continue;

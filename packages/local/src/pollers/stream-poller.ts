@@ -40,9 +40,17 @@ export interface StreamPollerOptions {
   onFailure?: (info: DiscardedRecords) => Promise<void>;
   pollIntervalMs?: number;
   timeoutMs?: number;
+  /**
+   * The mapping's filter criteria: records it rejects never reach the function and are checkpointed past, as
+   * with an event source mapping's FilterCriteria.
+   */
+  filter?: (record: DynamoDBRecord) => boolean;
+  /** While this says true (the local Region is down), nothing is delivered and the shard's position holds. */
+  paused?: () => boolean;
 }
 
-type Settings = Required<Omit<StreamPollerOptions, "onFailure">> & Pick<StreamPollerOptions, "onFailure">;
+type Settings = Required<Omit<StreamPollerOptions, "onFailure" | "filter" | "paused">> &
+  Pick<StreamPollerOptions, "onFailure" | "filter" | "paused">;
 
 /** How often the stream is described again to find shards that opened since. */
 const DESCRIBE_EVERY_MS = 1000;
@@ -206,7 +214,10 @@ class StreamMapping implements Poller {
   }
 
   private async deliver(sdkRecords: SdkRecord[]): Promise<void> {
-    const records = sdkRecords.map((r) => toLambdaRecord(r, this.source));
+    const filter = this.o.filter;
+    const all = sdkRecords.map((r) => toLambdaRecord(r, this.source));
+    const records = filter ? all.filter((r) => filter(r)) : all;
+    if (records.length === 0) return;
     const invoke = (batch: DynamoDBRecord[]) =>
       invokeHandler(this.o.handler, { Records: batch }, this.o.name, this.o.timeoutMs);
     await deliverInOrder(records, invoke, {
@@ -215,6 +226,7 @@ class StreamMapping implements Poller {
       retryDelayMs: this.o.pollIntervalMs,
       onFailure: this.o.onFailure ?? ((info) => this.logDiscarded(info)),
       signal: this.abort.signal,
+      paused: this.o.paused,
     });
   }
 

@@ -29,12 +29,20 @@ export interface LocalAnswer {
 const MAX_BODY = 1024 * 1024; // API Gateway's own limit is far larger; the handlers enforce 16 KiB.
 const API_TIMEOUT_MS = 29_000;
 
-/** Starts the HTTP front that does locally what API Gateway and its JWT authorizer do in AWS. */
-export async function startHttpFront(port: number, routes: Route[], local: LocalRoutes): Promise<Server> {
+/**
+ * Starts the HTTP front that does locally what API Gateway and its JWT authorizer do in AWS. `refuse`, when it
+ * answers, answers every API request instead of its route (a local Region that is down); `/_local` is still served.
+ */
+export async function startHttpFront(
+  port: number,
+  routes: Route[],
+  local: LocalRoutes,
+  refuse: () => LocalAnswer | undefined = () => undefined,
+): Promise<Server> {
   const compiled = routes.map((r) => ({ ...r, re: pathPattern(r.path) }));
   const server = createServer((req, res) => {
     const timeEpoch = clock.now();
-    serve(req, res, timeEpoch, compiled, local).catch((err) => {
+    serve(req, res, timeEpoch, compiled, local, refuse).catch((err) => {
       if (!res.headersSent)
         send(res, 500, problem(500, "Internal Server Error", String(err?.message ?? err)));
       else res.end();
@@ -54,6 +62,7 @@ async function serve(
   timeEpoch: number,
   routes: Array<Route & { re: RegExp }>,
   local: LocalRoutes,
+  refuse: () => LocalAnswer | undefined,
 ): Promise<void> {
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   const body = await readBody(req);
@@ -67,6 +76,8 @@ async function serve(
     if (answer) return send(res, answer.status, answer.body);
     return send(res, 404, problem(404, "Not Found", `no local route ${req.method} ${url.pathname}`));
   }
+  const refused = refuse();
+  if (refused) return send(res, refused.status, refused.body);
   const match = matchRoute(routes, req.method ?? "GET", url.pathname);
   if (!match) return send(res, 404, { message: "Not Found" });
   const claims = match.route.auth ? await verifyBearer(req.headers.authorization) : undefined;

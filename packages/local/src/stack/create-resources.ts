@@ -30,6 +30,9 @@ const pkSk = (name: string): CreateTableCommandInput => ({
   ],
 });
 
+/** The stream a DynamoDB global table (MREC) needs on every replica. */
+const GLOBAL_TABLE_STREAM = { StreamEnabled: true, StreamViewType: "NEW_AND_OLD_IMAGES" } as const;
+
 /** The table definitions, mirroring stacks/tables.ts. */
 export function tableDefinitions(r: RegionResources): { input: CreateTableCommandInput; ttl?: string }[] {
   const ledger = pkSk(r.ledgerTable);
@@ -47,7 +50,9 @@ export function tableDefinitions(r: RegionResources): { input: CreateTableComman
       Projection: { ProjectionType: "ALL" },
     },
   ];
-  ledger.StreamSpecification = { StreamEnabled: true, StreamViewType: "NEW_AND_OLD_IMAGES" };
+  ledger.StreamSpecification = GLOBAL_TABLE_STREAM;
+  // The consumer table is an MREC global table too: the local replicator reads its stream, as AWS's does.
+  const consumer = { ...pkSk(r.consumerTable), StreamSpecification: GLOBAL_TABLE_STREAM };
   return [
     {
       input: {
@@ -55,12 +60,14 @@ export function tableDefinitions(r: RegionResources): { input: CreateTableComman
         BillingMode: "PAY_PER_REQUEST",
         AttributeDefinitions: [{ AttributeName: "id", AttributeType: "S" }],
         KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+        // Read only when the claim table runs as an MREC global table (the caller's choice); unread otherwise.
+        StreamSpecification: GLOBAL_TABLE_STREAM,
       },
       // A multi-Region strongly consistent table has no TTL: the claim store never relies on it.
       ttl: process.env.CLAIM_MODE === "mrsc" ? undefined : "expiration",
     },
     { input: ledger },
-    { input: pkSk(r.consumerTable), ttl: "expires_at" },
+    { input: consumer, ttl: "expires_at" },
   ];
 }
 

@@ -1,12 +1,20 @@
+import type { RegionRole } from "@eo/core";
+import { CONTROL_TABLE } from "../region/control-table";
 import { LOCAL_CREDENTIALS } from "./regions";
 import type { Emulators } from "./start-emulators";
 
 /**
- * The environment the primary Region's handlers read, as the SST stacks set it in AWS, plus the
- * SDK's per-service endpoint variables that point the same clients at the emulators.
+ * The environment one Region's handlers read, as the SST stacks set it in AWS, plus the SDK's per-service
+ * endpoint variables that point the same clients at the emulators. Which Region is active is not in it: that
+ * is the Region control, data that the failover script changes.
  */
-export function primaryHandlerEnv(emu: Emulators, pspUrl: string, pushUrl?: string): Record<string, string> {
-  const r = emu.regions.primary;
+export function regionHandlerEnv(
+  emu: Pick<Emulators, "endpoints" | "regions">,
+  role: RegionRole,
+  pspUrl: string,
+  pushUrl?: string,
+): Record<string, string> {
+  const r = emu.regions[role];
   return {
     AWS_REGION: r.region,
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
@@ -15,13 +23,13 @@ export function primaryHandlerEnv(emu: Emulators, pspUrl: string, pushUrl?: stri
     AWS_ENDPOINT_URL_SQS: emu.endpoints.sqs,
     AWS_ENDPOINT_URL_SESV2: emu.endpoints.ses,
     ...(pushUrl ? { AWS_ENDPOINT_URL_SNS: pushUrl } : {}),
+    CONTROL_TABLE: CONTROL_TABLE,
     CLAIM_TABLE: r.claimTable,
     LEDGER_TABLE: r.ledgerTable,
     CONSUMER_TABLE: r.consumerTable,
     EVENTS_QUEUE_URL: r.queues.events,
     // The safety switches have no default in the handlers (they refuse to start without them), so set them here.
-    REGION_ROLE: "primary",
-    REGION_ACTIVE: process.env.REGION_ACTIVE ?? "true",
+    REGION_ROLE: role,
     CLAIM_MODE: process.env.CLAIM_MODE ?? "home",
     PSP_URL: pspUrl,
     PSP_API_KEY: process.env.PSP_API_KEY ?? "sk_local",

@@ -5,7 +5,7 @@ const NEVER = 2 ** 40;
 
 /** The cron handlers the scheduler runs, as sst.aws.CronV2 does in AWS. */
 export interface JobRunner {
-  runNow(name: string): Promise<unknown>;
+  runNow(name: string, event?: unknown): Promise<unknown>;
   names(): string[];
   stop(): Promise<void>;
 }
@@ -17,17 +17,16 @@ export interface JobRunner {
 export function scheduledJobs(
   opts: { resolverEveryMs: number; noOverlap?: boolean },
   more: Record<string, ScheduledJob> = {},
+  resolver: (event?: unknown) => Promise<unknown> = async () =>
+    (await import("@eo/functions/cron/resolver")).handler(),
 ): JobRunner {
   const jobs = {
     ...more,
-    resolver: {
-      everyMs: opts.resolverEveryMs > 0 ? opts.resolverEveryMs : NEVER,
-      run: async () => (await import("@eo/functions/cron/resolver")).handler(),
-    },
+    resolver: { everyMs: opts.resolverEveryMs > 0 ? opts.resolverEveryMs : NEVER, run: resolver },
   };
   const scheduler = startScheduler(jobs, { noOverlap: opts.noOverlap });
   return {
-    runNow: (name) => scheduler.runNow(name),
+    runNow: (name, event) => scheduler.runNow(name, event),
     names: () => scheduler.names(),
     stop: async () => void (await scheduler.stop()),
   };

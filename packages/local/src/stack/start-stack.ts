@@ -1,20 +1,29 @@
-import type { Server } from "node:http";
 import { clearFaults, resetClock } from "@eo/core";
 import { type FakePsp, type FakePspOptions, startFakePsp } from "@eo/psp";
 import { resolvePort } from "../emulators/free-port";
 import { isAlive } from "../emulators/managed-process";
 import type { StartingPosition } from "../pollers/shard-reader";
-import { startHttpFront } from "../runtime/http-front";
-import { apiRoutes } from "./api-routes";
-import { type AsyncHalf, startAsyncHalf } from "./async-half";
-import { primaryHandlerEnv } from "./handler-env";
+import { createControlTables } from "../region/control-table";
+import { RegionFlags } from "../region/region-flags";
+import { inProcessLambdas, workerLambdas } from "../region/region-lambdas";
+import { regionsRoute } from "../region/regions-route";
+import { type RegionInput, type RegionRuntime, startRegion } from "../region/start-region";
+import {
+  DEFAULT_REPLICATION_LAG_MS,
+  type Replicator,
+  startReplicator,
+} from "../replication/start-replicator";
+import type { LocalRoutes } from "../runtime/http-front";
+import { EVENTS_MAX_RECEIVE_COUNT, EVENTS_VISIBILITY_TIMEOUT_S } from "./create-resources";
+import { regionHandlerEnv } from "./handler-env";
 import { localRoutes } from "./local-routes";
-import { type JobRunner, scheduledJobs } from "./scheduled-jobs";
+import { type PushService, startPushService } from "./push-service";
+import type { JobRunner } from "./scheduled-jobs";
 import { type EmulatorPorts, type Emulators, startEmulators } from "./start-emulators";
 
 export interface StackOptions {
   /** Ports; 0 or absent picks a free one (tests). `npm start` passes the contract's defaults. */
-  ports?: EmulatorPorts & { api?: number; psp?: number };
+  ports?: EmulatorPorts & { api?: number; standbyApi?: number; psp?: number };
   /** How often the resolver runs by itself; 0 turns the schedule off (tests run it on demand). */
   resolverEveryMs?: number;
   sweepsEveryMs?: number;
@@ -25,6 +34,12 @@ export interface StackOptions {
   psp?: Pick<FakePspOptions, "rateLimits">;
   /** Whether to start the relay, worker and push provider (on by default; a benchmark of the API turns it off). */
   asyncHalf?: boolean;
+  /** Whether to run the standby Region and the replication between them (on by default, as `npm start` does). */
+  standby?: boolean;
+  /** The replication lag (default env REPLICATION_LAG_MS, else 1,000 ms, the seed's assumption). */
+  replicationLagMs?: number;
+  /** Test-only: replicate the claim table too, as an MREC global table (a counterfactual of Part 9, branch F2). */
+  unsafeReplicateClaims?: boolean;
   /** Where the relay's stream mapping starts: LATEST (default, as in AWS) or TRIM_HORIZON. */
   streamStartingPosition?: StartingPosition;
   /** Keeps a scheduled job from overlapping itself, which EventBridge does not promise (off by default). */
@@ -35,18 +50,26 @@ export interface StackOptions {
 
 /** The whole local stack, both Regions, on 127.0.0.1. */
 export interface LocalStack {
+  /** The primary Region's API. */
   apiUrl: string;
+  /** The standby Region's API (undefined with `standby: false`). */
+  standbyUrl?: string;
   emulators: Emulators;
   psp: FakePsp;
+  /** The primary Region's scheduled jobs. */
   jobs: JobRunner;
+  regions: { primary: RegionRuntime; standby?: RegionRuntime };
+  flags: RegionFlags;
+  replicator?: Replicator;
   stop(): Promise<void>;
 }
 
 let running = false;
 
 /**
- * Starts the emulators, the fake PSP, the HTTP front, the pollers and the scheduler. Handlers run
- * in this process and read their configuration from the environment once, so one stack per process.
+ * Starts the emulators, the fake PSP, the push provider and both Regions (each its API, pollers and scheduler).
+ * The primary's handlers run in this process on its environment (tests reach into them); the standby's run in a
+ * worker thread with the standby's environment. One stack per process.
  */
 export async function startLocalStack(opts: StackOptions = {}): Promise<LocalStack> {
   if (running) throw new Error("a local stack is already running in this process");
@@ -61,79 +84,150 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
   };
   try {
     const apiPort = await resolvePort(opts.ports?.api ?? envPort("API_PORT"));
+    const standbyPort = await resolvePort(opts.ports?.standbyApi ?? envPort("STANDBY_API_PORT"));
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const emulators = await startEmulators(opts.ports);
     stops.push(() => emulators.stop());
-    const psp = await startFakePsp({
-      port: opts.ports?.psp ?? envPort("PSP_PORT") ?? 0,
-      webhookUrl: `${apiUrl}/webhooks/psp`,
-      webhookSecret: process.env.PSP_WEBHOOK_SECRET ?? "whsec_local",
-      webhookRetry: {
-        baseMs: opts.webhookRetryBaseMs ?? 500,
-        maxMs: 30_000,
-        maxAttempts: 50,
-        // The PSP's event arrives a little after its reply, as in the seed's trace (webhook after the retry).
-        firstMs: opts.webhookDelayMs ?? Number(process.env.PSP_WEBHOOK_DELAY_MS ?? 2_000),
-      },
-      ...opts.psp,
-    });
+    const psp = await startPsp(opts, apiUrl);
     stops.push(() => psp.stop());
-    Object.assign(process.env, primaryHandlerEnv(emulators, psp.url));
+    const flags = new RegionFlags();
+    const push =
+      opts.asyncHalf === false ? undefined : await startPushService(emulators, flags, [apiPort, standbyPort]);
+    if (push) stops.push(() => push.stop());
+    await createControlTables(emulators);
+    const envOf = (role: "primary" | "standby") => ({
+      ...regionHandlerEnv(emulators, role, psp.url),
+      ...push?.env,
+      EVENTS_MAX_RECEIVE_COUNT: String(EVENTS_MAX_RECEIVE_COUNT),
+    });
+    Object.assign(process.env, envOf("primary"));
     await opts.beforeMappings?.(emulators);
-    const asyncHalf = await (opts.asyncHalf === false ? noAsyncHalf() : startAsyncHalf)({
-      emulators,
+    const standbyLambdas =
+      opts.standby === false
+        ? undefined
+        : await workerLambdas({ ...process.env, ...envOf("standby") } as Record<string, string>);
+    if (standbyLambdas) stops.push(() => standbyLambdas.stop());
+    const replicator = standbyLambdas ? await startStackReplicator(opts, emulators) : undefined;
+    if (replicator) stops.push(() => replicator.stop());
+    const running: RegionRuntime[] = [];
+    const global = globalRoutes({ emulators, psp, flags, push, regions: running, replicator });
+    const common = regionCommon(opts, emulators, flags, global);
+    const primary = await startRegion({ ...common, role: "primary", lambdas: inProcessLambdas(), apiPort });
+    stops.push(() => primary.stop());
+    const standby = standbyLambdas
+      ? await startRegion({ ...common, role: "standby", lambdas: standbyLambdas, apiPort: standbyPort })
+      : undefined;
+    if (standby) stops.push(() => standby.stop());
+    running.push(primary, ...(standby ? [standby] : []));
+    return {
       apiUrl,
-      applyEnv: (env) => void Object.assign(process.env, env),
-      sweepsEveryMs: opts.sweepsEveryMs ?? 300_000,
-      startingPosition: opts.streamStartingPosition,
-    });
-    stops.push(() => asyncHalf.stop());
-    const jobs = scheduledJobs(
-      { resolverEveryMs: opts.resolverEveryMs ?? 60_000, noOverlap: opts.jobsNoOverlap },
-      asyncHalf.jobs,
-    );
-    stops.push(() => jobs.stop());
-    const health = async () => {
-      const services: Record<string, boolean> = Object.fromEntries(
-        emulators.processes.map((p) => [p.name, isAlive(p.pid)]),
-      );
-      Object.assign(services, asyncHalf.healthy());
-      const pids = Object.fromEntries(emulators.processes.map((p) => [p.name, p.pid]));
-      return { ok: Object.values(services).every(Boolean), services, pids };
+      standbyUrl: standby?.apiUrl,
+      emulators,
+      psp,
+      jobs: primary.jobs,
+      regions: { primary, standby },
+      flags,
+      replicator,
+      stop,
     };
-    const local = localRoutes({
-      health,
-      pspCharges: () => psp.charges(),
-      sesEndpoint: emulators.endpoints.ses,
-      runJob: (name) => jobs.runNow(name),
-      jobNames: () => jobs.names(),
-      extra: asyncHalf.localRoutes,
-    });
-    const front = await startHttpFront(apiPort, [...apiRoutes(), ...asyncHalf.routes], local);
-    stops.push(() => closeServer(front));
-    return { apiUrl, emulators, psp, jobs, stop };
   } catch (err) {
     await stop();
     throw err;
   }
 }
 
-function noAsyncHalf() {
-  return async (): Promise<AsyncHalf> => ({
-    routes: [],
-    localRoutes: [],
-    jobs: {},
-    healthy: () => ({}),
-    stop: async () => undefined,
+async function startPsp(opts: StackOptions, apiUrl: string): Promise<FakePsp> {
+  return startFakePsp({
+    port: opts.ports?.psp ?? envPort("PSP_PORT") ?? 0,
+    webhookUrl: `${apiUrl}/webhooks/psp`,
+    webhookSecret: process.env.PSP_WEBHOOK_SECRET ?? "whsec_local",
+    webhookRetry: {
+      baseMs: opts.webhookRetryBaseMs ?? 500,
+      maxMs: 30_000,
+      maxAttempts: 50,
+      // The PSP's event arrives a little after its reply, as in the seed's trace (webhook after the retry).
+      firstMs: opts.webhookDelayMs ?? Number(process.env.PSP_WEBHOOK_DELAY_MS ?? 2_000),
+    },
+    ...opts.psp,
   });
 }
 
-function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
+function regionCommon(
+  opts: StackOptions,
+  emulators: Emulators,
+  flags: RegionFlags,
+  globalRoutes: LocalRoutes,
+) {
+  return {
+    emulators,
+    flags,
+    globalRoutes,
+    resolverEveryMs: opts.resolverEveryMs ?? 60_000,
+    sweepsEveryMs: opts.sweepsEveryMs ?? 300_000,
+    noOverlap: opts.jobsNoOverlap,
+    asyncHalf: opts.asyncHalf !== false,
+    // create-resources.ts made the queue with this visibility timeout (tests shorten it).
+    visibilityS: envNumber("EVENTS_VISIBILITY_TIMEOUT_S", EVENTS_VISIBILITY_TIMEOUT_S),
+    startingPosition: opts.streamStartingPosition,
+    relayMaxRetryAttempts: process.env.RELAY_MAX_RETRY_ATTEMPTS
+      ? envNumber("RELAY_MAX_RETRY_ATTEMPTS", 10)
+      : undefined,
+    balanceShards: envNumber("BALANCE_SHARDS", 16),
+  } satisfies Omit<RegionInput, "role" | "lambdas" | "apiPort">;
+}
+
+/** The `/_local` routes about every Region: health, PSP, faults, clock, emails, devices, regions. */
+/** Starts the replication of the global tables between the two local Regions. */
+async function startStackReplicator(opts: StackOptions, emulators: Emulators): Promise<Replicator> {
+  const r = emulators.regions.primary;
+  return startReplicator({
+    endpoint: emulators.endpoints.dynamodb,
+    tables: [r.ledgerTable, r.consumerTable, ...(opts.unsafeReplicateClaims ? [r.claimTable] : [])],
+    lagMs: opts.replicationLagMs ?? envNumber("REPLICATION_LAG_MS", DEFAULT_REPLICATION_LAG_MS),
+  });
+}
+
+interface GlobalSources {
+  emulators: Emulators;
+  psp: FakePsp;
+  flags: RegionFlags;
+  push: PushService | undefined;
+  regions: RegionRuntime[];
+  replicator: Replicator | undefined;
+}
+
+function globalRoutes({ emulators, psp, flags, push, regions, replicator }: GlobalSources): LocalRoutes {
+  const health = async () => {
+    const services: Record<string, boolean> = Object.fromEntries(
+      emulators.processes.map((p) => [p.name, isAlive(p.pid)]),
+    );
+    if (push) services["push-provider"] = push.provider.healthy();
+    for (const r of regions) Object.assign(services, r.healthy());
+    const pids = Object.fromEntries(emulators.processes.map((p) => [p.name, p.pid]));
+    return { ok: Object.values(services).every(Boolean), services, pids };
+  };
+  const base = localRoutes({
+    health,
+    pspCharges: () => psp.charges(),
+    sesEndpoint: emulators.endpoints.ses,
+    runJob: async () => undefined,
+    jobNames: () => [],
+    extra: push?.routes ?? [],
+  });
+  return async (req, url, body) =>
+    (await regionsRoute({ emulators, flags, replicator }, req.method ?? "GET", url.pathname, body)) ??
+    base(req, url, body);
 }
 
 function envPort(name: string): number | undefined {
   const v = process.env[name];
   return v ? Number(v) : undefined;
+}
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name}=${raw} must be a non-negative number`);
+  return n;
 }

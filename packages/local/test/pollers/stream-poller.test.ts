@@ -322,11 +322,18 @@ describe("startStreamPoller", () => {
   }, 15_000);
 
   it("refuses a table without a stream", async () => {
-    // prepare
-    const { claimTable } = emu.regions.primary;
+    // prepare: every stack table has a stream now (the global tables need one), so make one without
+    await ddb.send(
+      new CreateTableCommand({
+        TableName: "no-stream",
+        BillingMode: "PAY_PER_REQUEST",
+        AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }],
+        KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+      }),
+    );
 
     // act
-    const started = poll(claimTable, async () => undefined);
+    const started = poll("no-stream", async () => undefined);
 
     // assess
     await expect(started).rejects.toThrow(/no stream/);

@@ -1,0 +1,33 @@
+import type { LedgerPort } from "../ledger/ledger-port";
+import type { ActiveRegion } from "./active-region";
+
+// Every ledger write of a Region is checked against its control record first, read at most `fenceCacheMs`
+// ago: a Region fenced by the failover script stops writing within that time even if a handler's own cached
+// view says otherwise. A write already past the check when the fence lands is covered by the failover's drain,
+// which waits longer than the longest invocation before it promotes the other Region.
+const WRITES = [
+  "insertPending",
+  "insertVoid",
+  "move",
+  "touchSweep",
+  "recordAnomaly",
+  "rememberWebhookEvent",
+] as const satisfies ReadonlyArray<keyof LedgerPort>;
+
+/** The ledger with each write fenced by the Region's control record; reads pass straight through. */
+export function fencedLedger(ledger: LedgerPort, region: ActiveRegion): LedgerPort {
+  const fenced = Object.create(ledger) as LedgerPort;
+  for (const name of WRITES) {
+    const write = ledger[name] as (...args: unknown[]) => Promise<unknown>;
+    // Writable and configurable like a class method, so that a test can still spy on it.
+    Object.defineProperty(fenced, name, {
+      value: async (...args: unknown[]) => {
+        await region.assertActive();
+        return write.apply(ledger, args);
+      },
+      writable: true,
+      configurable: true,
+    });
+  }
+  return fenced;
+}

@@ -1,0 +1,110 @@
+import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import type { RegionRole } from "@eo/core";
+import { handlers } from "../../../../stacks/handlers";
+import type { Poller } from "../pollers/poller";
+import type { StartingPosition } from "../pollers/shard-reader";
+import { startSqsPoller } from "../pollers/sqs-poller";
+import type { DiscardedRecords } from "../pollers/stream-delivery";
+import { startStreamPoller } from "../pollers/stream-poller";
+import { LOCAL_CREDENTIALS } from "../stack/regions";
+import type { Emulators } from "../stack/start-emulators";
+import type { RegionLambdas } from "./region-lambdas";
+
+/** The stacks' relay mapping retries a failing batch this often before giving it to the on-failure queue. */
+const RELAY_MAX_RETRY_ATTEMPTS = 10;
+/** The stacks' worker timeout; locally it is also kept below the queue's visibility timeout. */
+const WORKER_TIMEOUT_MS = 20_000;
+
+/** What a Region's event source mappings need to know. */
+export interface RegionPollerInput {
+  role: RegionRole;
+  emulators: Emulators;
+  lambdas: RegionLambdas;
+  visibilityS: number;
+  startingPosition?: StartingPosition;
+  maxRetryAttempts?: number;
+  /** True while the Region is down: nothing is delivered, positions hold. */
+  paused: () => boolean;
+}
+
+const spec = (id: string) => {
+  const found = handlers.find((h) => h.id === id);
+  if (!found) throw new Error(`no handler ${id} in stacks/handlers.ts`);
+  return found;
+};
+
+/** The relay on the Region's ledger stream and the worker on its events queue, as the stacks map them. */
+export async function startRegionPollers(input: RegionPollerInput): Promise<Poller[]> {
+  const { emulators: emu, role, lambdas } = input;
+  const r = emu.regions[role];
+  const relay = spec("OutboxRelay");
+  const relayPoller = await startStreamPoller({
+    name: `${role}-outbox-relay`,
+    endpoint: emu.endpoints.dynamodb,
+    region: r.region,
+    tableName: r.ledgerTable,
+    handler: lambdas.handlerOf(relay),
+    batchSize: 100,
+    startingPosition: input.startingPosition,
+    maxRetryAttempts: input.maxRetryAttempts ?? RELAY_MAX_RETRY_ATTEMPTS,
+    onFailure: (info) => reportRelayFailure(emu, role, info),
+    filter: relayFilter(relay.trigger, role),
+    paused: input.paused,
+  });
+  try {
+    const workerPoller = await startSqsPoller({
+      name: `${role}-notify-worker`,
+      endpoint: emu.endpoints.sqs,
+      region: r.region,
+      queueUrl: r.queues.events,
+      handler: lambdas.handlerOf(spec("NotifyWorker")),
+      batchSize: 10,
+      concurrency: 4,
+      // Below the visibility timeout, as in AWS, so that a slow run never overlaps its own redelivery.
+      timeoutMs: Math.min(WORKER_TIMEOUT_MS, input.visibilityS * 1000 - 250),
+      paused: input.paused,
+    });
+    return [relayPoller, workerPoller];
+  } catch (err) {
+    await relayPoller.stop();
+    throw err;
+  }
+}
+
+/**
+ * The mapping's filter criteria, as stacks/workers.ts sets them: outbox items this Region wrote (the replica's
+ * stream also carries the other Region's writes; those reach the queue through the promoted Region's sweep).
+ */
+function relayFilter(trigger: (typeof handlers)[number]["trigger"], role: RegionRole) {
+  if (trigger.kind !== "ledger-stream") throw new Error("the relay must be on the ledger stream");
+  const prefix = trigger.keyPrefix;
+  return (record: {
+    dynamodb?: { Keys?: Record<string, { S?: string }>; NewImage?: Record<string, { S?: string }> };
+  }) =>
+    (record.dynamodb?.Keys?.pk?.S?.startsWith(prefix) ?? false) &&
+    record.dynamodb?.NewImage?.origin_region?.S === role;
+}
+
+/** The relay mapping's on-failure destination, as in AWS: a description of the records it gave up on. */
+async function reportRelayFailure(emu: Emulators, role: RegionRole, info: DiscardedRecords): Promise<void> {
+  const r = emu.regions[role];
+  const sqs = new SQSClient({
+    endpoint: emu.endpoints.sqs,
+    region: r.region,
+    credentials: LOCAL_CREDENTIALS,
+  });
+  const records = info.records.map((rec) => ({
+    keys: rec.dynamodb?.Keys,
+    sequence: rec.dynamodb?.SequenceNumber,
+  }));
+  try {
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: r.queues.relayFailures,
+        MessageBody: JSON.stringify({ error: info.error, attempts: info.attempts, records }),
+      }),
+    );
+  } finally {
+    sqs.destroy();
+  }
+}

@@ -1,0 +1,128 @@
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+} from "@aws-sdk/lib-dynamodb";
+import { DynamoRegionControlStore, type RegionControl, type RegionRole } from "@eo/core";
+import type { RegionSide } from "./region-side";
+
+/** One Region's tables, as the failover script finds them (SST outputs, flags, or the local stack's names). */
+export interface RegionTables {
+  control: string;
+  claims: string;
+  ledger: string;
+}
+
+/** What differs between AWS and the local stack: health, and how the Region's jobs are run. */
+export interface RegionOps {
+  health(): Promise<{ ok: boolean; detail: string }>;
+  runJob(job: "resolver" | "sweeps", event: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+const canaryKey = (id: string) => ({ pk: `CANARY#${id}`, sk: "CANARY" });
+
+/** A Region side on DynamoDB: the control copy, the canary and the counts are plain data-plane calls. */
+export function dynamoSide(
+  role: RegionRole,
+  region: string,
+  db: DynamoDBDocumentClient,
+  tables: RegionTables,
+  ops: RegionOps,
+): RegionSide {
+  const control = new DynamoRegionControlStore(db, tables.control);
+  return {
+    role,
+    region,
+    readControl: () => control.read(),
+    writeControl: (next: RegionControl) => control.write(next),
+    health: () => ops.health(),
+    writeCanary: async (id, at) => {
+      await db.send(
+        new PutCommand({ TableName: tables.ledger, Item: { ...canaryKey(id), written_at: at, by: role } }),
+      );
+    },
+    hasCanary: async (id) =>
+      Boolean(
+        (
+          await db.send(
+            new GetCommand({ TableName: tables.ledger, Key: canaryKey(id), ConsistentRead: true }),
+          )
+        ).Item,
+      ),
+    deleteCanary: async (id) => {
+      await db
+        .send(new DeleteCommand({ TableName: tables.ledger, Key: canaryKey(id) }))
+        .catch(ignoreConditional);
+    },
+    outboxBacklog: () => countIndex(db, tables.ledger, ["OUTBOX"]),
+    unknownPayments: () => countIndex(db, tables.ledger, ["SWEEP#PENDING", "SWEEP#UNKNOWN"]),
+    openClaims: (now) => countOpenClaims(db, tables.claims, now),
+    hasPayment: async (paymentId) =>
+      Boolean(
+        (
+          await db.send(
+            new GetCommand({
+              TableName: tables.ledger,
+              Key: { pk: `PAY#${paymentId}`, sk: "PAYMENT" },
+              ConsistentRead: true,
+            }),
+          )
+        ).Item,
+      ),
+    runResolver: () => ops.runJob("resolver", { source: "failover" }),
+    // Re-sending a young outbox item is safe: the same event id meets the queue's dedup and the worker's inbox.
+    runSweeps: () => ops.runJob("sweeps", { source: "failover", outbox_older_than_s: 0 }),
+  };
+}
+
+async function countIndex(db: DynamoDBDocumentClient, table: string, keys: string[]): Promise<number> {
+  let n = 0;
+  for (const key of keys) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await db.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: "gsi1",
+          KeyConditionExpression: "gsi1pk = :pk",
+          ExpressionAttributeValues: { ":pk": key },
+          Select: "COUNT",
+          ExclusiveStartKey: start,
+        }),
+      );
+      n += page.Count ?? 0;
+      start = page.LastEvaluatedKey;
+    } while (start);
+  }
+  return n;
+}
+
+// The claim table has no index on status; a failover is rare and the table holds about an hour of keys.
+async function countOpenClaims(db: DynamoDBDocumentClient, table: string, now: number): Promise<number> {
+  let n = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new ScanCommand({
+        TableName: table,
+        FilterExpression: "#s = :p AND in_progress_until > :now",
+        ExpressionAttributeNames: { "#s": "status" },
+        ExpressionAttributeValues: { ":p": "INPROGRESS", ":now": now },
+        Select: "COUNT",
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    n += page.Count ?? 0;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return n;
+}
+
+function ignoreConditional(err: unknown): void {
+  if (!(err instanceof ConditionalCheckFailedException)) throw err;
+}

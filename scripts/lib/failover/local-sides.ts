@@ -1,0 +1,86 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { RegionRole } from "@eo/core";
+import { dynamoSide } from "./dynamo-side";
+import type { RegionSide } from "./region-side";
+
+/** Where the local stack is: `npm start`'s ports unless flags or the environment say otherwise. */
+export interface LocalTargets {
+  dynamodb: string;
+  apis: Record<RegionRole, string>;
+  regions: Record<RegionRole, string>;
+}
+
+/** The local stack's defaults, from the same variables `npm start` reads. */
+export function localTargets(env: NodeJS.ProcessEnv = process.env): LocalTargets {
+  return {
+    dynamodb: `http://127.0.0.1:${env.DYNAMODB_PORT || 8000}`,
+    apis: {
+      primary: `http://127.0.0.1:${env.API_PORT || 3000}`,
+      standby: `http://127.0.0.1:${env.STANDBY_API_PORT || 3100}`,
+    },
+    regions: { primary: env.PRIMARY_REGION || "us-east-1", standby: env.STANDBY_REGION || "us-west-2" },
+  };
+}
+
+/** Both local Regions: their DynamoDB databases directly, their health and jobs through `/_local` on their own port. */
+export function localSides(t: LocalTargets): Record<RegionRole, RegionSide> {
+  const side = (role: RegionRole): RegionSide => {
+    const db = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: t.dynamodb,
+        region: t.regions[role],
+        credentials: { accessKeyId: "local", secretAccessKey: "local" },
+        maxAttempts: 2,
+      }),
+    );
+    const api = t.apis[role];
+    const isUp = async () => {
+      const regions = (await getJson(`${api}/_local/regions`)) as {
+        regions?: Record<string, { up?: boolean }>;
+      };
+      return regions.regions?.[role]?.up === true;
+    };
+    const tables = { control: "control", claims: "claims", ledger: "ledger" };
+    const inner = dynamoSide(role, t.regions[role], db, tables, {
+      health: async () => {
+        const up = await isUp();
+        return {
+          ok: up,
+          detail: up ? `${api} answers, Region up` : `${api} answers, but the Region is down`,
+        };
+      },
+      runJob: (job, event) => runLocalJob(api, role, job, event),
+    });
+    // Both local Regions are databases of one DynamoDB Local, which never goes down: a Region failed with
+    // POST /_local/regions/{region}/fail is as unreachable to this script as a failed AWS Region would be.
+    const reachable = async () => {
+      if (!(await isUp())) throw new Error(`the ${role} Region is down`);
+    };
+    return {
+      ...inner,
+      readControl: async () => {
+        await reachable();
+        return inner.readControl();
+      },
+      writeControl: async (next) => {
+        await reachable();
+        return inner.writeControl(next);
+      },
+    };
+  };
+  return { primary: side("primary"), standby: side("standby") };
+}
+
+async function runLocalJob(api: string, role: RegionRole, job: string, event: Record<string, unknown>) {
+  const res = await fetch(`${api}/_local/run/${job}`, { method: "POST", body: JSON.stringify(event) });
+  const body = (await res.json()) as { result?: Record<string, unknown>; detail?: string };
+  if (!res.ok) throw new Error(`${job} in ${role}: HTTP ${res.status} ${body.detail ?? ""}`);
+  return body.result ?? {};
+}
+
+async function getJson(url: string): Promise<unknown> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  return res.json();
+}

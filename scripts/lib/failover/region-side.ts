@@ -1,0 +1,38 @@
+import type { RegionControl, RegionRole } from "@eo/core";
+
+/** What the failover script can learn about and do to one Region, locally or in AWS (data-plane calls only). */
+export interface RegionSide {
+  role: RegionRole;
+  /** The AWS Region name, for the output. */
+  region: string;
+  /** This Region's copy of the Region control; throws when the Region cannot be reached. */
+  readControl(): Promise<RegionControl | undefined>;
+  /** Writes this Region's copy if its epoch is still lower; false if a newer one is there. */
+  writeControl(next: RegionControl): Promise<boolean>;
+  /** Whether the Region answers: its tables, and locally its API. */
+  health(): Promise<{ ok: boolean; detail: string }>;
+  /** Writes a canary item into the ledger (a global table), to time its replication. */
+  writeCanary(id: string, at: number): Promise<void>;
+  /** Whether the canary has arrived here by replication. */
+  hasCanary(id: string): Promise<boolean>;
+  deleteCanary(id: string): Promise<void>;
+  /** Outbox items not yet relayed (the sparse index's OUTBOX entries). */
+  outboxBacklog(): Promise<number>;
+  /** Claims still in progress whose lease has not ended. */
+  openClaims(now: number): Promise<number>;
+  /** Payments whose outcome is not known yet (PENDING or UNKNOWN). */
+  unknownPayments(): Promise<number>;
+  /** Whether the ledger holds a payment row. */
+  hasPayment(paymentId: string): Promise<boolean>;
+  /** Runs the Region's resolver now and returns its report. */
+  runResolver(): Promise<Record<string, unknown>>;
+  /** Runs the Region's sweeps now, re-sending the outbox whatever its age. */
+  runSweeps(): Promise<Record<string, unknown>>;
+}
+
+/** A charge the PSP made, as its list shows it. */
+export interface PspCharge {
+  id: string;
+  reference: string;
+  created?: number;
+}

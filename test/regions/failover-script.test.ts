@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { ApiClient, newKey, order42 } from "../support/api-client";
+import { useLocalStack } from "../support/local-stack";
+import { localScriptEnv, snapshotRegion } from "../support/regions";
+import { runScript } from "../support/run-script";
+
+// `npm run failover` as the on-call engineer runs it, as a child process against the local stack.
+const stack = useLocalStack({ standby: true, replicationLagMs: 200 });
+const primary = () => new ApiClient(stack().apiUrl);
+const standby = () => new ApiClient(stack().standbyUrl ?? "");
+const failover = (...args: string[]) =>
+  runScript("scripts/failover.ts", ["--local", ...args], localScriptEnv(stack()));
+const both = async () => ({
+  primary: await snapshotRegion(stack(), "primary"),
+  standby: await snapshotRegion(stack(), "standby"),
+});
+
+describe("npm run failover", () => {
+  it("prints the plan in a dry run, with the pre-checks' numbers, and changes nothing", async () => {
+    // prepare: a payment, replicated, and no webhook that could land during the run
+    stack().psp.setWebhookUrl(undefined);
+    const token = await primary().token("u1");
+    await primary().pay(token, newKey(), order42());
+    await new Promise((r) => setTimeout(r, 1_000));
+    const before = await both();
+    // act
+    const dry = await failover("--to", "standby", "--dry-run");
+    // assess
+    expect(dry.code, dry.out).toBe(0);
+    expect(dry.out).toMatch(/dry run, planned failover primary → standby/);
+    expect(dry.out).toMatch(/fence primary: write \{active: standby, epoch: 2\}/);
+    expect(dry.out).toMatch(
+      /outbox \d+ not yet relayed, \d+ claim\(s\) in progress, \d+ payment\(s\) unknown/,
+    );
+    expect(dry.out).toMatch(/PLAN ONLY, nothing changed/);
+    expect(await both()).toEqual(before);
+    stack().psp.setWebhookUrl(`${stack().apiUrl}/webhooks/psp`);
+  });
+
+  it("refuses when the target Region is down: exit 1, nothing changed", async () => {
+    // prepare
+    await primary().local("POST", "/regions/standby/fail");
+    const before = await both();
+    // act
+    const run = await failover("--to", "standby");
+    await primary().local("POST", "/regions/standby/recover");
+    // assess
+    expect(run.code, run.out).toBe(1);
+    expect(run.out).toMatch(/refused: the target standby does not answer; nothing changed/);
+    expect(await both()).toEqual(before);
+  });
+
+  it("switches over and back: fence, drain, promote, resume, verify; the new Region takes writes", async () => {
+    // act
+    const over = await failover("--to", "standby", "--json");
+    const token = await primary().token("u1");
+    const onStandby = await standby().pay(token, newKey(), order42());
+    const onPrimary = await primary().pay(token, newKey(), order42());
+    const back = await failover("--to", "primary");
+    // assess
+    expect(over.code, over.out).toBe(0);
+    const report = JSON.parse(over.stdout) as {
+      mode: string;
+      epoch: number;
+      numbers: { lag_ms: number };
+    };
+    expect(report).toMatchObject({ mode: "planned", epoch: 2 });
+    expect(report.numbers.lag_ms).toBeGreaterThan(0);
+    expect(over.out).toMatch(/ok +promote standby \(epoch 2\)/);
+    expect(onStandby.status).toBe(201);
+    expect(onPrimary.status).toBe(503);
+    expect(back.code, back.out).toBe(0);
+    expect(back.out).toMatch(/DONE, verified \(planned, standby → primary, epoch 3\)/);
+  }, 120_000);
+
+  it("needs --force when the old Region is down; forced, it promotes, and later fences the old one", async () => {
+    // prepare
+    await primary().local("POST", "/regions/primary/fail");
+    const before = await both();
+    // act
+    const refused = await failover("--to", "standby");
+    const unchanged = await both();
+    const forced = await failover("--to", "standby", "--force");
+    await primary().local("POST", "/regions/primary/recover");
+    const fence = await failover("--to", "standby");
+    const regions = await primary().local("GET", "/regions");
+    const back = await failover("--to", "primary");
+    // assess
+    expect(refused.code, refused.out).toBe(1);
+    expect(refused.out).toMatch(/needs --force/);
+    expect(unchanged).toEqual(before);
+    expect(forced.code, forced.out).toBe(0);
+    expect(forced.out).toMatch(/What the derived ids make safe/);
+    expect(forced.out).toMatch(/primary does not answer: when it does, run this command again/);
+    expect(fence.code, fence.out).toBe(0);
+    expect(fence.out).toMatch(/fence primary \(epoch 4\)/);
+    expect(regions.body).toMatchObject({
+      active: "standby",
+      epoch: 4,
+      regions: { primary: { control: { active: "standby", epoch: 4 } } },
+    });
+    expect(back.code, back.out).toBe(0);
+  }, 120_000);
+
+  it("answers bad usage with exit 2 and the usage text", async () => {
+    const run = await failover("--to", "sideways");
+    expect(run.code).toBe(2);
+    expect(run.out).toMatch(/usage: npm run failover/);
+  });
+});
