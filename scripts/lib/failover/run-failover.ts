@@ -132,7 +132,7 @@ function printPlan(
     `verify: every PSP charge of the last hours has a payment row in ${to}`,
   );
   p.say(`dry run, ${mode} failover ${from} → ${to}; the plan (nothing was changed):`);
-  steps.forEach((s, i) => p.say(`  ${i + 1}. ${s}`));
+  for (const [i, s] of steps.entries()) p.say(`  ${i + 1}. ${s}`);
   if (mode === "forced") printForcedWarning(p, from);
 }
 
