@@ -106,15 +106,8 @@ function wcuPerCreditOnShard(): number {
     occurred_at: event.occurred_at,
     applied_at: event.occurred_at,
   };
-  const balance = {
-    pk: credit.pk,
-    sk: "BALANCE",
-    balance_USD: 999_999_999_999,
-    credits: 999_999,
-    merchant_id: event.merchant_id,
-    updated_at: event.occurred_at,
-  };
-  return [credit, balance].reduce((wcu, item) => wcu + 2 * Math.ceil(itemBytes(item) / 1024), 0);
+  // The credit record is the whole write on the shard: the balance is the sum of the records (no running total).
+  return 2 * Math.ceil(itemBytes(credit) / 1024);
 }
 
 /** DynamoDB's item size: attribute names plus values (UTF-8 strings; numbers ~1 byte per two digits + 1). */

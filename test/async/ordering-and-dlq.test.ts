@@ -1,11 +1,22 @@
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { PurgeQueueCommand, SendMessageBatchCommand } from "@aws-sdk/client-sqs";
 import { DeleteCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { balanceShardCount, documentClient, loadConfig, merchantCredits, merchantShardPk } from "@eo/core";
+import {
+  balanceShardCount,
+  creditKey,
+  documentClient,
+  eventIdOf,
+  loadConfig,
+  merchantCredits,
+  paymentIdOf,
+  shardOf,
+} from "@eo/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalStack } from "../../packages/local/src/stack/start-stack";
 import {
   assertOneShown,
+  type Buyer,
   buyer,
   emailsTo,
   eventually,
@@ -29,27 +40,34 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** A bad manual edit: every balance shard of the merchant holds text where the balance belongs, so each credit fails. */
-async function corruptBalances(merchant: string): Promise<void> {
-  const table = loadConfig().consumerTable;
-  for (let s = 0; s < balanceShardCount(); s++) {
-    await documentClient().send(
-      new PutCommand({
-        TableName: table,
-        Item: { pk: merchantShardPk(merchant, s), sk: "BALANCE", balance_USD: "corrupt" },
-      }),
-    );
-  }
+/**
+ * A bad manual edit: a credit record under the key that the merchant's next event will use, with another amount.
+ * The worker refuses to guess which is right, so that event fails until the stray record is removed.
+ */
+async function strayCredit(b: Buyer, merchant: string, key: string): Promise<void> {
+  const eventId = eventIdOf(paymentIdOf(b.caller, key), "SUCCEEDED");
+  await documentClient().send(
+    new PutCommand({
+      TableName: loadConfig().consumerTable,
+      Item: {
+        ...creditKey(merchant, shardOf(eventId, balanceShardCount()), eventId),
+        event_id: eventId,
+        amount: 1,
+        currency: "USD",
+      },
+    }),
+  );
 }
 
-/** The fix: the corrupt items are removed (the merchant had no credits yet). */
-async function repairBalances(merchant: string): Promise<void> {
-  const table = loadConfig().consumerTable;
-  for (let s = 0; s < balanceShardCount(); s++) {
-    await documentClient().send(
-      new DeleteCommand({ TableName: table, Key: { pk: merchantShardPk(merchant, s), sk: "BALANCE" } }),
-    );
-  }
+/** The fix: the stray record is removed. */
+async function removeStray(b: Buyer, merchant: string, key: string): Promise<void> {
+  const eventId = eventIdOf(paymentIdOf(b.caller, key), "SUCCEEDED");
+  await documentClient().send(
+    new DeleteCommand({
+      TableName: loadConfig().consumerTable,
+      Key: creditKey(merchant, shardOf(eventId, balanceShardCount()), eventId),
+    }),
+  );
 }
 
 describe("Ordering: one merchant's events are applied in order; another merchant's are not held back", () => {
@@ -57,9 +75,10 @@ describe("Ordering: one merchant's events are applied in order; another merchant
     // prepare: m-a's first credit fails until the fix
     const b = await buyer(stack, "order");
     const [a, other] = [merchantId("m-a"), merchantId("m-b")];
-    await corruptBalances(a);
+    const firstKey = randomUUID();
+    await strayCredit(b, a, firstKey);
     // act
-    const a1 = await pay(stack, b, { merchant: a, amount: 1000 });
+    const a1 = await pay(stack, b, { merchant: a, amount: 1000, key: firstKey });
     const a2 = await pay(stack, b, { merchant: a, amount: 2000 });
     await pay(stack, b, { merchant: other, amount: 500 });
     // assess: m-b goes through while m-a's group waits
@@ -68,8 +87,9 @@ describe("Ordering: one merchant's events are applied in order; another merchant
       () => merchantOf(stack, other),
       (x) => x.credits === 1,
     );
-    expect(await merchantOf(stack, a)).toMatchObject({ credits: 0 });
-    await repairBalances(a);
+    // only the stray record is there: m-a's real credits wait behind it
+    expect(await merchantOf(stack, a)).toMatchObject({ credits: 1, balance: 1 });
+    await removeStray(b, a, firstKey);
     await eventually(
       "m-a's two credits",
       () => merchantOf(stack, a),
@@ -88,8 +108,9 @@ describe("DLQ: a poison message goes to the DLQ after the redrive limit and, red
     const metrics = await watchMetrics();
     const b = await buyer(stack, "poison", { phone: "apns", email: true });
     const m = merchantId("m-poison");
-    await corruptBalances(m);
-    const { eventId, body } = await pay(stack, b, { merchant: m });
+    const key = randomUUID();
+    await strayCredit(b, m, key);
+    const { eventId, body } = await pay(stack, b, { merchant: m, key });
     const dlq = stack.emulators.regions.primary.queues.eventsDlq;
     // act 1: five failed receives, then SQS moves it
     await eventually(
@@ -99,8 +120,8 @@ describe("DLQ: a poison message goes to the DLQ after the redrive limit and, red
       40_000,
     );
     expect(metrics.count("DlqArrivals")).toBe(1);
-    expect(await merchantOf(stack, m)).toMatchObject({ credits: 0 });
-    await repairBalances(m);
+    expect(await merchantOf(stack, m)).toMatchObject({ credits: 1, balance: 1 }); // the stray record alone
+    await removeStray(b, m, key);
     // act 2: a redrive inside the queue's 5-minute dedup window would be dropped by SQS, so the script refuses
     const early = await runRedrive([]);
     expect(early.code).toBe(1);

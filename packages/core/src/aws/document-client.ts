@@ -20,6 +20,14 @@ export function isConditionFailure(err: unknown): boolean {
   return name === "ConditionalCheckFailedException" || name === "TransactionCanceledException";
 }
 
+/** The cancellation reasons of a failed transaction, each with its code and (where asked for) the item. */
+export function cancellationReasons(err: unknown): Array<{ Code?: string; Item?: Record<string, unknown> }> {
+  return (
+    (err as { CancellationReasons?: Array<{ Code?: string; Item?: Record<string, unknown> }> })
+      ?.CancellationReasons ?? []
+  );
+}
+
 /** The cancellation reason codes of a cancelled transaction, in item order. */
 export function cancellationCodes(err: unknown): string[] {
   const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> })?.CancellationReasons ?? [];

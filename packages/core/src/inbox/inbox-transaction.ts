@@ -1,4 +1,4 @@
-import { balanceAttribute, merchantShardPk, shardOf } from "../merchant/balance-shards";
+import { merchantShardPk, shardOf } from "../merchant/balance-shards";
 import { intentKey, type NotificationIntent } from "../notification/intent";
 import type { PaymentEvent } from "../outbox/payment-event";
 
@@ -17,26 +17,27 @@ export const debitKey = (merchantId: string, shard: number, eventId: string) => 
   sk: `DEBIT#${eventId}`,
 });
 
-/** One balance shard of a merchant. */
-export const balanceKey = (merchantId: string, shard: number) => ({
-  pk: merchantShardPk(merchantId, shard),
-  sk: "BALANCE",
-});
-
 const absent = "attribute_not_exists(pk)";
 
 /** What an event does to the merchant's money: a succeeded payment credits it, a refunded one debits it. */
 function moneyOf(event: PaymentEvent, shard: number) {
   return event.type === "payment.refunded"
-    ? { key: debitKey(event.merchant_id, shard, event.event_id), delta: -event.amount, counter: "debits" }
-    : { key: creditKey(event.merchant_id, shard, event.event_id), delta: event.amount, counter: "credits" };
+    ? { key: debitKey(event.merchant_id, shard, event.event_id), kind: "debit" as const }
+    : { key: creditKey(event.merchant_id, shard, event.event_id), kind: "credit" as const };
+}
+
+/** The money record an event writes: its credit (or a refund's debit), in the shard its event id picks. */
+export function moneyRecordOf(event: PaymentEvent, shards: number) {
+  return moneyOf(event, shardOf(event.event_id, shards));
 }
 
 /**
  * The worker's one transaction (Part 6): the inbox item (absent only the first time), the credit or debit
- * record, the balance shard's increment or decrement (safe because the inbox guards it in the same
- * transaction) and each intent as PENDING. The inbox is item 0 so that a repeat is recognised by the first
- * cancellation reason.
+ * record and each intent as PENDING. Every item is keyed by the event id and written whole ("write the result,
+ * not the change", Part 5): the balance is the sum of the records, never an increment, so an event applied in
+ * both Regions during a failover converges to one record under last-writer-wins, and a transaction whose items
+ * replicated apart cannot be applied twice. The inbox is item 0 and the money record item 1, so that a repeat
+ * is recognised by the cancellation reasons.
  */
 export function inboxTransaction(
   table: string,
@@ -44,10 +45,18 @@ export function inboxTransaction(
   intents: NotificationIntent[],
   shards: number,
   now: number,
+  parts: { money: boolean } = { money: true },
 ) {
-  const shard = shardOf(event.event_id, shards);
-  const money = moneyOf(event, shard);
+  const money = moneyRecordOf(event, shards);
   const facts = { event_id: event.event_id, payment_id: event.payment_id, merchant_id: event.merchant_id };
+  const record = {
+    ...money.key,
+    ...facts,
+    amount: event.amount,
+    currency: event.currency,
+    occurred_at: event.occurred_at,
+    applied_at: now,
+  };
   return [
     {
       Put: {
@@ -56,34 +65,18 @@ export function inboxTransaction(
         ConditionExpression: absent,
       },
     },
-    {
-      Put: {
-        TableName: table,
-        Item: {
-          ...money.key,
-          ...facts,
-          amount: event.amount,
-          currency: event.currency,
-          occurred_at: event.occurred_at,
-          applied_at: now,
-        },
-        ConditionExpression: absent,
-      },
-    },
-    {
-      Update: {
-        TableName: table,
-        Key: balanceKey(event.merchant_id, shard),
-        UpdateExpression: "ADD #balance :delta, #counter :one SET merchant_id = :merchant, updated_at = :now",
-        ExpressionAttributeNames: { "#balance": balanceAttribute(event.currency), "#counter": money.counter },
-        ExpressionAttributeValues: {
-          ":delta": money.delta,
-          ":one": 1,
-          ":merchant": event.merchant_id,
-          ":now": now,
-        },
-      },
-    },
+    ...(parts.money
+      ? [
+          {
+            Put: {
+              TableName: table,
+              Item: record,
+              ConditionExpression: absent,
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
+            },
+          },
+        ]
+      : []),
     ...intents.map((intent) => ({
       Put: {
         TableName: table,
@@ -93,6 +86,3 @@ export function inboxTransaction(
     })),
   ];
 }
-
-/** Where the intents start in the transaction, for reading cancellation reasons. */
-export const FIRST_INTENT_INDEX = 3;

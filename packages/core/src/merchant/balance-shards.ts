@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 
 /**
- * How many balance items one merchant's credits are spread over. One item would take every credit of a hot
- * merchant, and a DynamoDB partition takes at most 1,000 write units a second (Part 6, "Shared limits"); with
- * the credit record beside its shard's balance item, each credit costs that partition 4 write units (two
- * transactional writes of under 1 KB), so one item tops out near 250 credits/s and N shards near N × 250.
- * Raising the count is safe at any time; lowering it is not, because reads sum shards 0..N-1 only.
+ * How many partitions one merchant's credit records are spread over. One partition would take every credit of a
+ * hot merchant, and a DynamoDB partition takes at most 1,000 write units a second (Part 6, "Shared limits"); each
+ * credit record costs its partition 2 write units (one transactional write under 1 KB), so one partition tops
+ * out near 500 credits/s and N shards near N × 500. Raising the count is safe at any time; lowering it is not,
+ * because reads sum shards 0..N-1 only.
  */
 export const DEFAULT_BALANCE_SHARDS = 16;
 
@@ -28,6 +28,3 @@ export function shardOf(eventId: string, shards: number): number {
 /** The partition key of one shard: the shard's balance item and its credit records live there together. */
 export const merchantShardPk = (merchantId: string, shard: number): string =>
   `MERCHANT#${merchantId}#S${String(shard).padStart(3, "0")}`;
-
-/** The attribute that holds a shard's balance in one currency (top level, so that ADD can reach it). */
-export const balanceAttribute = (currency: string): string => `balance_${currency}`;

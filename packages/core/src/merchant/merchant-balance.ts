@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { merchantShardPk } from "./balance-shards";
 
 /**
@@ -26,7 +26,7 @@ export interface CreditRecord {
   applied_at: number;
 }
 
-/** Reads the sharded balance items and counts the credit and debit records of every shard, in parallel. */
+/** Sums the credit and debit records of every shard of a merchant, in parallel. */
 export async function readMerchantBalance(
   db: DynamoDBDocumentClient,
   table: string,
@@ -65,32 +65,27 @@ export async function listCredits(
   return (pages.flat() as unknown as CreditRecord[]).sort((a, b) => a.applied_at - b.applied_at);
 }
 
+// The balance is the sum of the records, each written whole under its event id; no item holds a running total,
+// because two Regions that both add to one total during a failover lose one of the adds to last-writer-wins.
 async function readShard(db: DynamoDBDocumentClient, table: string, pk: string) {
-  const [item, credits, debits] = await Promise.all([
-    db.send(new GetCommand({ TableName: table, Key: { pk, sk: "BALANCE" }, ConsistentRead: true })),
-    countRecords(db, table, pk, "CREDIT#"),
-    countRecords(db, table, pk, "DEBIT#"),
+  const [credits, debits] = await Promise.all([
+    queryAll(db, table, pk, "CREDIT#"),
+    queryAll(db, table, pk, "DEBIT#"),
   ]);
   const balances: Record<string, number> = {};
-  for (const [name, value] of Object.entries(item.Item ?? {})) {
-    if (name.startsWith("balance_") && typeof value === "number")
-      balances[name.slice("balance_".length)] = value;
+  for (const [records, sign] of [
+    [credits, 1],
+    [debits, -1],
+  ] as const) {
+    for (const r of records) {
+      const currency = String(r.currency);
+      balances[currency] = (balances[currency] ?? 0) + sign * Number(r.amount);
+    }
   }
-  return { balances, credits, debits };
+  return { balances, credits: credits.length, debits: debits.length };
 }
 
 type RecordPrefix = "CREDIT#" | "DEBIT#";
-
-async function countRecords(
-  db: DynamoDBDocumentClient,
-  table: string,
-  pk: string,
-  prefix: RecordPrefix,
-): Promise<number> {
-  let count = 0;
-  for await (const page of recordPages(db, table, pk, prefix, "COUNT")) count += page.Count ?? 0;
-  return count;
-}
 
 async function queryAll(
   db: DynamoDBDocumentClient,
