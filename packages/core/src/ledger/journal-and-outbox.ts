@@ -1,4 +1,4 @@
-import { eventIdOf } from "../ids/derive-ids";
+import { outboxEventIdOf } from "../ids/derive-ids";
 import {
   OUTBOX_INDEX_PK,
   type OutboxItem,
@@ -69,7 +69,7 @@ function outboxPut(
   type: OutboxItem["type"],
   origin: OutboxItem["origin_region"],
 ) {
-  const eventId = eventIdOf(row.payment_id, state);
+  const eventId = outboxEventIdOf(row.payment_id, state);
   const outbox: OutboxItem = {
     event_id: eventId,
     type,

@@ -40,6 +40,8 @@ export interface StackOptions {
   replicationLagMs?: number;
   /** Test-only: replicate the claim table too, as an MREC global table (a counterfactual of Part 9, branch F2). */
   unsafeReplicateClaims?: boolean;
+  /** Test-only variables for the standby's functions alone (a drill's counterfactual switch in one Region). */
+  standbyEnv?: Record<string, string>;
   /** Where the relay's stream mapping starts: LATEST (default, as in AWS) or TRIM_HORIZON. */
   streamStartingPosition?: StartingPosition;
   /** Keeps a scheduled job from overlapping itself, which EventBridge does not promise (off by default). */
@@ -105,12 +107,13 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     const standbyLambdas =
       opts.standby === false
         ? undefined
-        : await workerLambdas({ ...process.env, ...envOf("standby") } as Record<string, string>);
+        : await workerLambdas({ ...process.env, ...envOf("standby"), ...opts.standbyEnv } as Record<string, string>);
     if (standbyLambdas) stops.push(() => standbyLambdas.stop());
     const replicator = standbyLambdas ? await startStackReplicator(opts, emulators) : undefined;
     if (replicator) stops.push(() => replicator.stop());
     const running: RegionRuntime[] = [];
-    const global = globalRoutes({ emulators, psp, flags, push, regions: running, replicator });
+    const expected = standbyLambdas ? 2 : 1;
+    const global = globalRoutes({ emulators, psp, flags, push, regions: running, expected, replicator });
     const common = regionCommon(opts, emulators, flags, global);
     const primary = await startRegion({ ...common, role: "primary", lambdas: inProcessLambdas(), apiPort });
     stops.push(() => primary.stop());
@@ -193,16 +196,19 @@ interface GlobalSources {
   flags: RegionFlags;
   push: PushService | undefined;
   regions: RegionRuntime[];
+  /** How many Regions the stack starts: health is not ok until each of them is. */
+  expected: number;
   replicator: Replicator | undefined;
 }
 
-function globalRoutes({ emulators, psp, flags, push, regions, replicator }: GlobalSources): LocalRoutes {
+function globalRoutes({ emulators, psp, flags, push, regions, expected, replicator }: GlobalSources): LocalRoutes {
   const health = async () => {
     const services: Record<string, boolean> = Object.fromEntries(
       emulators.processes.map((p) => [p.name, isAlive(p.pid)]),
     );
     if (push) services["push-provider"] = push.provider.healthy();
-    for (const r of regions) Object.assign(services, r.healthy());
+    for (const r of regions) Object.assign(services, r.healthy(), { [`${r.role}-api`]: true });
+    if (regions.length < expected) services.regions = false;
     const pids = Object.fromEntries(emulators.processes.map((p) => [p.name, p.pid]));
     return { ok: Object.values(services).every(Boolean), services, pids };
   };

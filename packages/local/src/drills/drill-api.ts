@@ -1,0 +1,61 @@
+import { mintToken } from "../runtime/jwt";
+
+/** What a drill's phone and observer call: the two Regions' APIs and their `/_local` routes. */
+export class DrillApi {
+  constructor(readonly urls: { R1: string; R2: string }) {}
+
+  /** A caller's token with an email claim, as the buyer's app holds it. */
+  token(caller: string): Promise<string> {
+    return mintToken(caller, { email: `${caller}@example.com` });
+  }
+
+  /** `POST /payments` with the phone's key. */
+  pay(region: "R1" | "R2", token: string, key: string, body: Record<string, unknown>) {
+    return this.send(
+      region,
+      "POST",
+      "/payments",
+      { authorization: `Bearer ${token}`, "idempotency-key": key },
+      body,
+    );
+  }
+
+  get(region: "R1" | "R2", token: string, paymentId: string) {
+    return this.send(region, "GET", `/payments/${paymentId}`, { authorization: `Bearer ${token}` });
+  }
+
+  local(region: "R1" | "R2", method: string, path: string, body?: unknown) {
+    return this.send(region, method, `/_local${path}`, {}, body);
+  }
+
+  async send(
+    region: "R1" | "R2",
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ) {
+    const res = await fetch(`${this.urls[region]}${path}`, {
+      method,
+      headers: { "content-type": "application/json", ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+  }
+}
+
+/** Polls until `check` answers something, or throws naming what did not happen. */
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`the drill waited ${timeoutMs} ms for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

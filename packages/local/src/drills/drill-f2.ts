@@ -1,0 +1,103 @@
+import { randomUUID } from "node:crypto";
+import { paymentIdOf } from "@eo/core";
+import { controlStore } from "../region/control-table";
+import type { LocalStack } from "../stack/start-stack";
+import { DrillApi, until } from "./drill-api";
+import type { DrillResult } from "./drill-f";
+import { finalCount } from "./final-count";
+import { Timeline } from "./timeline";
+
+/** Branch F2 as the design runs it (one home Region), or its counterfactual: both Regions active on an MREC claim table. */
+export type DrillF2Variant = "home" | "both-active-mrec";
+
+/**
+ * Branch F2: A1 claims K1 in R1 at 0.02 s; the phone's resend A1′ reaches R2 at 0.45 s, before the claim could
+ * have replicated (1.0 s). With one active Region, R2 refuses A1′ (503 region-passive) and the count is one charge,
+ * one credit. With both Regions active on a replicated claim table, both run the whole path.
+ */
+export async function drillF2(
+  stack: LocalStack,
+  variant: DrillF2Variant,
+  print?: (l: string) => void,
+): Promise<DrillResult> {
+  const T = new Timeline(print);
+  const api = new DrillApi({ R1: stack.apiUrl, R2: stack.standbyUrl ?? "" });
+  const caller = `buyer-${randomUUID().slice(0, 8)}`;
+  const merchant = `m1-${randomUUID().slice(0, 6)}`;
+  const token = await api.token(caller);
+  await api.send(
+    "R1",
+    "POST",
+    "/devices",
+    { authorization: `Bearer ${token}` },
+    { platform: "apns", token: `tok-${randomUUID()}` },
+  );
+  await stack.replicator?.awaitIdle(20_000);
+  if (variant === "both-active-mrec") await splitBrain(stack, T);
+  T.mark(
+    "-",
+    "setup",
+    `${variant === "home" ? "R1 active, R2 passive" : "both Regions active"}; R2 is 1.0 s behind`,
+  );
+  const key = randomUUID();
+  const paymentId = paymentIdOf(caller, key);
+  const body = {
+    order_id: "f2",
+    amount: 3_000,
+    currency: "USD",
+    payment_method: "pm_1",
+    merchant_id: merchant,
+  };
+  const started = Date.now();
+  const a1 = api.pay("R1", token, key, body);
+  T.mark("R1", "phone A1", "POST /payments K1: the claim is taken in R1");
+  await new Promise((r) => setTimeout(r, Math.max(0, 450 - (Date.now() - started))));
+  const a1b = await api.pay("R2", token, key, body);
+  T.mark(
+    "R2",
+    "phone A1′",
+    `the resend reaches R2 before the claim replicated → ${a1b.status} ${String(a1b.body.state ?? a1b.body.type ?? "")}`,
+  );
+  const first = await a1;
+  T.mark("R1", "phone A1", `→ ${first.status} ${String(first.body.state)}`);
+  await until("the credit", async () =>
+    (await api.local("R1", "GET", `/merchants/${merchant}`)).body.credits ? true : undefined,
+  );
+  await new Promise((r) => setTimeout(r, 3_000));
+  const count = await finalCount(stack, api, { paymentId, merchant, caller });
+  T.mark(
+    "-",
+    "count",
+    `${count.charges.length} charge(s), ${count.merchant.R1.credits} credit record(s), ${count.emails} receipt(s) emailed`,
+  );
+  const refused = a1b.status === 503 || a1b.status === 409;
+  const matchesSeed =
+    refused &&
+    count.charges.length === 1 &&
+    count.merchant.R1.credits === 1 &&
+    count.merchant.R2.credits === 1;
+  return {
+    name: `F2 (${variant})`,
+    timeline: T,
+    count,
+    expected: "A1′ refused (409 or 503 region-passive); 1 charge, 1 credit",
+    matchesSeed,
+  };
+}
+
+/** Both copies of the control each name their own Region: the state a Region failover must never leave. */
+async function splitBrain(stack: LocalStack, T: Timeline) {
+  const now = Date.now();
+  await controlStore(stack.emulators, "standby").write({
+    active: "standby",
+    epoch: 2,
+    updated_at: now,
+    reason: "drill: split brain",
+  });
+  await new Promise((r) => setTimeout(r, 2_200));
+  T.mark(
+    "R2",
+    "drill",
+    "R2's control copy names R2 while R1's names R1 (the claim table replicates as MREC)",
+  );
+}

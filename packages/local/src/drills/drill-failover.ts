@@ -1,0 +1,38 @@
+import type { RegionRole } from "@eo/core";
+import { localSides } from "../../../../scripts/lib/failover/local-sides";
+import { Progress } from "../../../../scripts/lib/failover/progress";
+import { runFailover } from "../../../../scripts/lib/failover/run-failover";
+import type { LocalStack } from "../stack/start-stack";
+
+/** Runs the same failover as `npm run failover -- --local`, against this stack, and answers its outcome. */
+export async function drillFailover(
+  stack: LocalStack,
+  to: RegionRole,
+  force: boolean,
+  say: (line: string) => void,
+) {
+  const port = (url: string | undefined) => new URL(url ?? "http://127.0.0.1:0").origin;
+  const sides = localSides({
+    dynamodb: stack.emulators.endpoints.dynamodb,
+    apis: { primary: port(stack.apiUrl), standby: port(stack.standbyUrl) },
+    regions: {
+      primary: stack.emulators.regions.primary.region,
+      standby: stack.emulators.regions.standby.region,
+    },
+  });
+  const p = new Progress((line) => say(`    ${line}`));
+  return runFailover(
+    p,
+    sides,
+    { to, dryRun: false, force },
+    {
+      canaryTimeoutMs: 20_000,
+      drainFloorMs: 1_000,
+      leaseWaitMs: 15_000,
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      rounds: 3,
+      psp: { url: stack.psp.url, apiKey: "sk_local" },
+      verifyHours: 1,
+    },
+  );
+}

@@ -1,0 +1,53 @@
+import type { LocalStack, StackOptions } from "../stack/start-stack";
+import { type DrillResult, drillF } from "./drill-f";
+import { drillF2 } from "./drill-f2";
+
+/** One runnable drill: the stack it needs and how it runs. */
+export interface Drill {
+  description: string;
+  /** Whether the seed's count is what this drill should end with (a counterfactual should not). */
+  seedCount: boolean;
+  stack: StackOptions;
+  run(stack: LocalStack, print?: (line: string) => void): Promise<DrillResult>;
+}
+
+const twoRegions: StackOptions = {
+  standby: true,
+  replicationLagMs: 1_000,
+  resolverEveryMs: 0,
+  sweepsEveryMs: 0,
+};
+
+/** The drills of Part 9 and their counterfactuals, by the name `npm run drill -- <name>` takes. */
+export const DRILLS: Record<string, Drill> = {
+  F: {
+    description: "a Region fails in the middle of replication; failover; the phone retries in R2",
+    seedCount: true,
+    stack: twoRegions,
+    run: (s, p) => drillF(s, "main", p),
+  },
+  "F-attempt-key": {
+    description: "counterfactual of F: R2 replays with a per-Region attempt key (pay_7:R2:1)",
+    seedCount: false,
+    stack: { ...twoRegions, standbyEnv: { EO_TEST_UNSAFE_REGION_ATTEMPT_KEY: "1" } },
+    run: (s, p) => drillF(s, "region-attempt-key", p),
+  },
+  "F-random-event-id": {
+    description: "counterfactual of F: R1's outbox row carries a random event id",
+    seedCount: false,
+    stack: twoRegions,
+    run: (s, p) => drillF(s, "random-event-id", p),
+  },
+  F2: {
+    description: "two Regions see the same key within the lag; one home Region",
+    seedCount: true,
+    stack: twoRegions,
+    run: (s, p) => drillF2(s, "home", p),
+  },
+  "F2-both-active": {
+    description: "counterfactual of F2: both Regions active on an MREC claim table",
+    seedCount: false,
+    stack: { ...twoRegions, unsafeReplicateClaims: true },
+    run: (s, p) => drillF2(s, "both-active-mrec", p),
+  },
+};
