@@ -1,6 +1,6 @@
 import { DescribeTimeToLiveCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documentClient } from "../../packages/core/src/aws/document-client";
+import { claimDocumentClient } from "../../packages/core/src/aws/document-client";
 import { LOCAL_CREDENTIALS } from "../../packages/local/src/stack/regions";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
@@ -13,7 +13,8 @@ const api = () => new ApiClient(stack().apiUrl);
 const claimTableCalls: string[] = [];
 
 beforeAll(() => {
-  documentClient().middlewareStack.add(
+  // The claim store's own client in MRSC mode (the one that can raise ReplicatedWriteConflictException).
+  claimDocumentClient(undefined, true).middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as {
         TableName?: string;

@@ -21,6 +21,8 @@ export interface AppConfig extends Tunables {
    */
   controlTable: string;
   claimTable: string;
+  /** Where the claim table is reached, when not this Region (the local stack's MRSC mode; never set in AWS). */
+  claimRegion?: string;
   ledgerTable: string;
   consumerTable: string;
   eventsQueueUrl: string;
@@ -78,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     regionRole: regionRoleOf(env),
     controlTable: readRequired(env, "CONTROL_TABLE"),
     claimTable: readRequired(env, "CLAIM_TABLE"),
+    ...(env.CLAIM_TABLE_REGION ? { claimRegion: env.CLAIM_TABLE_REGION } : {}),
     ledgerTable: readRequired(env, "LEDGER_TABLE"),
     consumerTable: readRequired(env, "CONSUMER_TABLE"),
     eventsQueueUrl: readRequired(env, "EVENTS_QUEUE_URL"),

@@ -14,7 +14,8 @@ export type FaultName =
   | "stall_after_claim_ms"
   | "relay_crash_after_publish"
   | "worker_crash_after_commit"
-  | "worker_crash_after_send";
+  | "worker_crash_after_send"
+  | "mrsc_write_conflict";
 
 export const FAULT_NAMES: readonly FaultName[] = [
   "psp_lose_reply",
@@ -27,6 +28,7 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "relay_crash_after_publish",
   "worker_crash_after_commit",
   "worker_crash_after_send",
+  "mrsc_write_conflict",
 ];
 if (FAULT_NAMES.length > FAULT_SLOTS) throw new Error("more faults than the shared state has slots");
 

@@ -15,7 +15,8 @@ export function paymentIdOf(caller: string, key: string): string {
 
 /** The PSP idempotency key of the charge: the same in every Region and on every retry. */
 export function chargeKeyOf(paymentId: string): string {
-  if (unsafeRegionAttemptKey()) return `${paymentId}:${process.env.REGION_ROLE === "standby" ? "R2" : "R1"}:1`;
+  if (unsafeRegionAttemptKey())
+    return `${paymentId}:${process.env.REGION_ROLE === "standby" ? "R2" : "R1"}:1`;
   return `${paymentId}:charge`;
 }
 

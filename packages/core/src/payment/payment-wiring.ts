@@ -1,4 +1,4 @@
-import { documentClient } from "../aws/document-client";
+import { claimDocumentClient, documentClient } from "../aws/document-client";
 import { ClaimStore } from "../claim/claim-store";
 import { clock } from "../clock/clock";
 import { type AppConfig, loadConfig } from "../config/config";
@@ -19,11 +19,15 @@ export function paymentDeps(config: AppConfig = loadConfig()): PaymentDeps {
       new DynamoLedger(documentClient(), config.ledgerTable, config.regionRole),
       regionGate(config),
     ),
-    claims: new ClaimStore(documentClient(), config.claimTable, {
-      windowS: config.keyWindowS,
-      takeoverMarginMs: config.takeoverMarginMs,
-      clock,
-    }),
+    claims: new ClaimStore(
+      claimDocumentClient(config.claimRegion, config.claimMode === "mrsc"),
+      config.claimTable,
+      {
+        windowS: config.keyWindowS,
+        takeoverMarginMs: config.takeoverMarginMs,
+        clock,
+      },
+    ),
     psp: new HttpPsp(config.pspUrl, () => config.pspApiKey),
     config,
     clock,
@@ -33,5 +37,6 @@ export function paymentDeps(config: AppConfig = loadConfig()): PaymentDeps {
 
 /** The resolver's own PSP rate cap, shared by all its invocations through the claim table. */
 export function resolverRateCap(d: PaymentDeps): RateCap {
-  return new RateCap(documentClient(), d.config.claimTable, "resolver", d.config.resolverRatePerS, d.clock);
+  const db = claimDocumentClient(d.config.claimRegion, d.config.claimMode === "mrsc");
+  return new RateCap(db, d.config.claimTable, "resolver", d.config.resolverRatePerS, d.clock);
 }

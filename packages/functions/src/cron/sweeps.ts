@@ -1,7 +1,7 @@
 import {
   type ClaimSweepReport,
+  claimDocumentClient,
   clock,
-  documentClient,
   loadConfig,
   regionGate,
   relayDeps,
@@ -28,7 +28,8 @@ export async function handler(event?: { outbox_older_than_s?: unknown }): Promis
   if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
   const config = loadConfig();
   if (config.claimMode !== "mrsc") return { outbox };
-  const claims = await sweepExpiredClaims({ db: documentClient(), table: config.claimTable, clock });
+  const db = claimDocumentClient(config.claimRegion, true);
+  const claims = await sweepExpiredClaims({ db, table: config.claimTable, clock });
   if (claims.examined > 0) logger.info("expired claim-table items swept", { ...claims });
   return { outbox, claims };
 }

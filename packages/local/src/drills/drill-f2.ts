@@ -8,7 +8,7 @@ import { finalCount } from "./final-count";
 import { Timeline } from "./timeline";
 
 /** Branch F2 as the design runs it (one home Region), or its counterfactual: both Regions active on an MREC claim table. */
-export type DrillF2Variant = "home" | "both-active-mrec";
+export type DrillF2Variant = "home" | "both-active-mrec" | "both-active-mrsc";
 
 /**
  * Branch F2: A1 claims K1 in R1 at 0.02 s; the phone's resend A1′ reaches R2 at 0.45 s, before the claim could
@@ -33,7 +33,10 @@ export async function drillF2(
     { platform: "apns", token: `tok-${randomUUID()}` },
   );
   await stack.replicator?.awaitIdle(20_000);
-  if (variant === "both-active-mrec") await splitBrain(stack, T);
+  if (variant !== "home")
+    await splitBrain(stack, T, variant === "both-active-mrsc" ? "one MRSC store" : "MREC, replicated");
+  // With one strongly consistent claim store, A1 is still in progress when A1′ asks (the PSP takes 1 s here).
+  if (variant === "both-active-mrsc") await api.local("R1", "POST", "/faults", { psp_delay_ms: 1_000, n: 1 });
   T.mark(
     "-",
     "setup",
@@ -86,7 +89,7 @@ export async function drillF2(
 }
 
 /** Both copies of the control each name their own Region: the state a Region failover must never leave. */
-async function splitBrain(stack: LocalStack, T: Timeline) {
+async function splitBrain(stack: LocalStack, T: Timeline, claims: string) {
   const now = Date.now();
   await controlStore(stack.emulators, "standby").write({
     active: "standby",
@@ -95,9 +98,5 @@ async function splitBrain(stack: LocalStack, T: Timeline) {
     reason: "drill: split brain",
   });
   await new Promise((r) => setTimeout(r, 2_200));
-  T.mark(
-    "R2",
-    "drill",
-    "R2's control copy names R2 while R1's names R1 (the claim table replicates as MREC)",
-  );
+  T.mark("R2", "drill", `R2's control copy names R2 while R1's names R1 (claims: ${claims})`);
 }

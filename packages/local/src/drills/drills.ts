@@ -44,6 +44,13 @@ export const DRILLS: Record<string, Drill> = {
     stack: twoRegions,
     run: (s, p) => drillF2(s, "home", p),
   },
+  "F2-mrsc": {
+    description:
+      "F2 with both Regions active, but claims in one multi-Region strongly consistent (MRSC) store",
+    seedCount: true,
+    stack: { ...twoRegions, claimMode: "mrsc" },
+    run: (s, p) => drillF2(s, "both-active-mrsc", p),
+  },
   "F2-both-active": {
     description: "counterfactual of F2: both Regions active on an MREC claim table",
     seedCount: false,

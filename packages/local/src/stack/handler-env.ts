@@ -31,6 +31,10 @@ export function regionHandlerEnv(
     // The safety switches have no default in the handlers (they refuse to start without them), so set them here.
     REGION_ROLE: role,
     CLAIM_MODE: process.env.CLAIM_MODE ?? "home",
+    // MRSC: one strongly consistent claim store for both Regions (locally, the primary's database).
+    ...(process.env.CLAIM_MODE === "mrsc" && role === "standby"
+      ? { CLAIM_TABLE_REGION: emu.regions.primary.region }
+      : {}),
     PSP_URL: pspUrl,
     PSP_API_KEY: process.env.PSP_API_KEY ?? "sk_local",
     PSP_WEBHOOK_SECRET: process.env.PSP_WEBHOOK_SECRET ?? "whsec_local",

@@ -40,6 +40,8 @@ export interface StackOptions {
   replicationLagMs?: number;
   /** Test-only: replicate the claim table too, as an MREC global table (a counterfactual of Part 9, branch F2). */
   unsafeReplicateClaims?: boolean;
+  /** Where claims live (default env CLAIM_MODE, else "home"): "mrsc" makes one strongly consistent store for both. */
+  claimMode?: "home" | "mrsc";
   /** Test-only variables for the standby's functions alone (a drill's counterfactual switch in one Region). */
   standbyEnv?: Record<string, string>;
   /** Where the relay's stream mapping starts: LATEST (default, as in AWS) or TRIM_HORIZON. */
@@ -85,6 +87,8 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     running = false;
   };
   try {
+    // The emulators' tables and both Regions' environments read it (one stack per process).
+    if (opts.claimMode) process.env.CLAIM_MODE = opts.claimMode;
     const apiPort = await resolvePort(opts.ports?.api ?? envPort("API_PORT"));
     const standbyPort = await resolvePort(opts.ports?.standbyApi ?? envPort("STANDBY_API_PORT"));
     const apiUrl = `http://127.0.0.1:${apiPort}`;
@@ -107,7 +111,10 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     const standbyLambdas =
       opts.standby === false
         ? undefined
-        : await workerLambdas({ ...process.env, ...envOf("standby"), ...opts.standbyEnv } as Record<string, string>);
+        : await workerLambdas({ ...process.env, ...envOf("standby"), ...opts.standbyEnv } as Record<
+            string,
+            string
+          >);
     if (standbyLambdas) stops.push(() => standbyLambdas.stop());
     const replicator = standbyLambdas ? await startStackReplicator(opts, emulators) : undefined;
     if (replicator) stops.push(() => replicator.stop());
@@ -201,7 +208,15 @@ interface GlobalSources {
   replicator: Replicator | undefined;
 }
 
-function globalRoutes({ emulators, psp, flags, push, regions, expected, replicator }: GlobalSources): LocalRoutes {
+function globalRoutes({
+  emulators,
+  psp,
+  flags,
+  push,
+  regions,
+  expected,
+  replicator,
+}: GlobalSources): LocalRoutes {
   const health = async () => {
     const services: Record<string, boolean> = Object.fromEntries(
       emulators.processes.map((p) => [p.name, isAlive(p.pid)]),
