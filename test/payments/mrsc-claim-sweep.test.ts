@@ -1,6 +1,6 @@
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { documentClient } from "../../packages/core/src/aws/document-client";
+import { claimDocumentClient } from "../../packages/core/src/aws/document-client";
 import { clock } from "../../packages/core/src/clock/clock";
 import { paymentDeps, resolverRateCap } from "../../packages/core/src/payment/payment-wiring";
 import { ApiClient, newKey, order42 } from "../support/api-client";
@@ -16,7 +16,8 @@ const claimCalls: string[] = [];
 let beforeDelete: { id: string; run: () => Promise<void> } | undefined;
 
 beforeAll(() => {
-  documentClient().middlewareStack.add(
+  // The claim store's own client in MRSC mode, which the sweeps use for the claim table.
+  claimDocumentClient(undefined, true).middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { TableName?: string; Key?: { id?: unknown } };
       if (input.TableName !== claimTable()) return next(args);

@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { DRILLS } from "../../packages/local/src/drills/drills";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
+import { DRILL_TEST_LAG_MS } from "./support/drills";
 
 // CLAIM_MODE=mrsc: the claim table is one strongly consistent store seen by both Regions (Part 9's second fix).
-const stack = useLocalStack(DRILLS["F2-mrsc"]?.stack);
+const stack = useLocalStack({ ...DRILLS["F2-mrsc"]?.stack, replicationLagMs: DRILL_TEST_LAG_MS });
 
 describe("branch F2 with an MRSC claim store", () => {
   it("even with both Regions active, A1′ finds A1's claim in progress: 409, one charge, one credit, one receipt", async () => {

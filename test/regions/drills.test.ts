@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DRILLS } from "../../packages/local/src/drills/drills";
 import { useLocalStack } from "../support/local-stack";
-import { failBack } from "./support/drills";
+import { DRILL_TEST_LAG_MS, failBack } from "./support/drills";
 
 // The seed's Region drills (Part 9) on the real local stack, the same code `npm run drill` plays.
-const stack = useLocalStack(DRILLS.F?.stack);
+const stack = useLocalStack({ ...DRILLS.F?.stack, replicationLagMs: DRILL_TEST_LAG_MS });
 
 afterEach(async () => {
   await failBack(stack());

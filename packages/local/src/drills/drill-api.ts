@@ -1,4 +1,5 @@
 import { mintToken } from "../runtime/jwt";
+import type { LocalStack } from "../stack/start-stack";
 
 /** What a drill's phone and observer call: the two Regions' APIs and their `/_local` routes. */
 export class DrillApi {
@@ -58,4 +59,9 @@ export async function until<T>(
     if (Date.now() > end) throw new Error(`the drill waited ${timeoutMs} ms for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** The replication lag in seconds, as the timeline says it. */
+export function lagOf(stack: LocalStack): string {
+  return ((stack.replicator?.status().lag_ms ?? 0) / 1000).toFixed(1);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { paymentIdOf } from "@eo/core";
 import type { LocalStack } from "../stack/start-stack";
-import { DrillApi, until } from "./drill-api";
+import { DrillApi, lagOf, until } from "./drill-api";
 import { drillFailover } from "./drill-failover";
 import { type FinalCount, finalCount } from "./final-count";
 import { Timeline } from "./timeline";
@@ -85,7 +85,7 @@ async function setUp(stack: LocalStack, api: DrillApi, T: Timeline, token: strin
   T.mark(
     "-",
     "setup",
-    `m1 holds 12,000 in both Regions (earlier payment ${earlier.body.payment_id}); R2 is 1.0 s behind`,
+    `m1 holds 12,000 in both Regions (earlier payment ${earlier.body.payment_id}); R2 is ${lagOf(stack)} s behind`,
   );
 }
 

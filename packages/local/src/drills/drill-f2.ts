@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { paymentIdOf } from "@eo/core";
 import { controlStore } from "../region/control-table";
 import type { LocalStack } from "../stack/start-stack";
-import { DrillApi, until } from "./drill-api";
+import { DrillApi, lagOf, until } from "./drill-api";
 import type { DrillResult } from "./drill-f";
 import { finalCount } from "./final-count";
 import { Timeline } from "./timeline";
@@ -33,6 +33,8 @@ export async function drillF2(
     { platform: "apns", token: `tok-${randomUUID()}` },
   );
   await stack.replicator?.awaitIdle(20_000);
+  // A cold start of R2's payment function, as Lambda's first invocation: a bad body, which writes nothing.
+  await api.pay("R2", token, randomUUID(), { warm: "up" });
   if (variant !== "home")
     await splitBrain(stack, T, variant === "both-active-mrsc" ? "one MRSC store" : "MREC, replicated");
   // With one strongly consistent claim store, A1 is still in progress when A1′ asks (the PSP takes 1 s here).
@@ -40,7 +42,7 @@ export async function drillF2(
   T.mark(
     "-",
     "setup",
-    `${variant === "home" ? "R1 active, R2 passive" : "both Regions active"}; R2 is 1.0 s behind`,
+    `${variant === "home" ? "R1 active, R2 passive" : "both Regions active"}; R2 is ${lagOf(stack)} s behind`,
   );
   const key = randomUUID();
   const paymentId = paymentIdOf(caller, key);
