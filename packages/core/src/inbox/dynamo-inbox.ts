@@ -66,8 +66,8 @@ function remainder(err: unknown, event: PaymentEvent, intents: NotificationInten
 // id collision. Guessing which is right would move money, so the event fails and, after its retries, waits in
 // the DLQ until a person removes the stray record and redrives it.
 function assertSameMoney(event: PaymentEvent, item: Record<string, unknown> | undefined): void {
-  const amount = Number(valueOf(item?.amount));
-  const currency = String(valueOf(item?.currency));
+  const amount = Number(scalarOf(item?.amount));
+  const currency = String(scalarOf(item?.currency));
   if (amount === event.amount && currency === event.currency) return;
   throw new Error(
     `a money record for event ${event.event_id} already holds ${amount} ${currency}, not ${event.amount} ${event.currency}: not applied; remove the stray record, then redrive the event`,
@@ -75,7 +75,7 @@ function assertSameMoney(event: PaymentEvent, item: Record<string, unknown> | un
 }
 
 // Cancellation reasons carry the item in DynamoDB's own JSON, whichever client threw them.
-function valueOf(v: unknown): unknown {
+function scalarOf(v: unknown): unknown {
   if (v && typeof v === "object") {
     const o = v as { N?: string; S?: string };
     return o.N ?? o.S;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mintToken } from "../runtime/jwt";
 import type { LocalStack } from "../stack/start-stack";
 
@@ -64,4 +65,16 @@ export async function until<T>(
 /** The replication lag in seconds, as the timeline says it. */
 export function lagOf(stack: LocalStack): string {
   return ((stack.replicator?.status().lag_ms ?? 0) / 1000).toFixed(1);
+}
+
+/** A drill's buyer (with a phone registered in R1) and merchant, fresh for each run. */
+export async function drillParties(
+  api: DrillApi,
+): Promise<{ caller: string; token: string; merchant: string }> {
+  const caller = `buyer-${randomUUID().slice(0, 8)}`;
+  const merchant = `m1-${randomUUID().slice(0, 6)}`;
+  const token = await api.token(caller);
+  const device = { platform: "apns", token: `tok-${randomUUID()}` };
+  await api.send("R1", "POST", "/devices", { authorization: `Bearer ${token}` }, device);
+  return { caller, token, merchant };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { paymentIdOf } from "@eo/core";
 import type { LocalStack } from "../stack/start-stack";
-import { DrillApi, lagOf, until } from "./drill-api";
+import { DrillApi, drillParties, lagOf, until } from "./drill-api";
 import { drillFailover } from "./drill-failover";
 import { type FinalCount, finalCount } from "./final-count";
 import { Timeline } from "./timeline";
@@ -31,10 +31,8 @@ export async function drillF(
 ): Promise<DrillResult> {
   const T = new Timeline(print);
   const api = new DrillApi({ R1: stack.apiUrl, R2: stack.standbyUrl ?? "" });
-  const caller = `buyer-${randomUUID().slice(0, 8)}`;
-  const merchant = `m1-${randomUUID().slice(0, 6)}`;
-  const token = await api.token(caller);
-  await setUp(stack, api, T, token, merchant);
+  const { caller, token, merchant } = await drillParties(api);
+  await setUp(stack, api, T, merchant);
   if (variant === "random-event-id") process.env.EO_TEST_UNSAFE_RANDOM_EVENT_ID = "1";
   try {
     const key = randomUUID();
@@ -67,14 +65,7 @@ export async function drillF(
   }
 }
 
-async function setUp(stack: LocalStack, api: DrillApi, T: Timeline, token: string, merchant: string) {
-  await api.send(
-    "R1",
-    "POST",
-    "/devices",
-    { authorization: `Bearer ${token}` },
-    { platform: "apns", token: `tok-${randomUUID()}` },
-  );
+async function setUp(stack: LocalStack, api: DrillApi, T: Timeline, merchant: string) {
   // Another buyer's payment, so that this buyer's screen and mailbox hold only the main line's.
   const other = await api.token(`earlier-${randomUUID().slice(0, 8)}`);
   const earlier = await api.pay("R1", other, randomUUID(), order(merchant, 12_000, "earlier"));

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { paymentIdOf } from "@eo/core";
 import { controlStore } from "../region/control-table";
 import type { LocalStack } from "../stack/start-stack";
-import { DrillApi, lagOf, until } from "./drill-api";
+import { DrillApi, drillParties, lagOf, until } from "./drill-api";
 import type { DrillResult } from "./drill-f";
 import { finalCount } from "./final-count";
 import { Timeline } from "./timeline";
@@ -22,16 +22,7 @@ export async function drillF2(
 ): Promise<DrillResult> {
   const T = new Timeline(print);
   const api = new DrillApi({ R1: stack.apiUrl, R2: stack.standbyUrl ?? "" });
-  const caller = `buyer-${randomUUID().slice(0, 8)}`;
-  const merchant = `m1-${randomUUID().slice(0, 6)}`;
-  const token = await api.token(caller);
-  await api.send(
-    "R1",
-    "POST",
-    "/devices",
-    { authorization: `Bearer ${token}` },
-    { platform: "apns", token: `tok-${randomUUID()}` },
-  );
+  const { caller, token, merchant } = await drillParties(api);
   await stack.replicator?.awaitIdle(20_000);
   // A cold start of R2's payment function, as Lambda's first invocation: a bad body, which writes nothing.
   await api.pay("R2", token, randomUUID(), { warm: "up" });
