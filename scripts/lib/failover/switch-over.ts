@@ -70,14 +70,20 @@ async function drain(old: RegionSide, target: RegionSide, numbers: Numbers, d: D
     open = await old.openClaims(Date.now());
   }
   if (open > 0) return { ok: false, detail: `${open} claim(s) still in progress after ${d.leaseWaitMs} ms` };
+  // A fenced Region's relay still relays its own outbox items: wait for them to go (what stays, the sweep re-sends).
+  let backlog = await old.outboxBacklog();
+  while (backlog > 0 && Date.now() - started < d.leaseWaitMs) {
+    await d.sleep(250);
+    backlog = await old.outboxBacklog();
+  }
   // A canary written after the fence: once it is here, everything the old Region wrote before it is too.
   const after = await measureLag(old, target, d.canaryTimeoutMs, d.sleep);
   const margin = Math.max(d.drainFloorMs, 10 * (numbers.lag_ms ?? 0)) - (Date.now() - started);
   if (margin > 0) await d.sleep(margin);
-  const backlog = await old.outboxBacklog();
+  backlog = await old.outboxBacklog();
   return {
     ok: true,
-    detail: `leases ended, replication caught up (${after} ms), waited ${Date.now() - started} ms; ${backlog} outbox item(s) left for ${target.role}'s sweep`,
+    detail: `leases ended, outbox ${backlog === 0 ? "empty" : `${backlog} item(s) left for ${target.role}'s sweep`}, replication caught up (${after} ms), waited ${Date.now() - started} ms`,
   };
 }
 
