@@ -1,0 +1,119 @@
+/** A PSP charge as its list API shows it. */
+export interface PspChargeRecord {
+  id: string;
+  reference: string;
+  amount: number;
+  currency: string;
+  status: "succeeded" | "failed";
+  refunded: boolean;
+  created: number;
+}
+
+/** A ledger payment row, the fields reconciliation reads. */
+export interface LedgerPayment {
+  payment_id: string;
+  state: string;
+  amount: number;
+  currency: string;
+  psp_charge?: string;
+  created_at: number;
+}
+
+/** The kinds of discrepancy, as the report names them. */
+export type DiscrepancyKind =
+  | "charge-without-row"
+  | "succeeded-without-charge"
+  | "amount-mismatch"
+  | "currency-mismatch"
+  | "failed-but-charged"
+  | "refunded-not-refunded"
+  | "stale-unknown";
+
+export interface Discrepancy {
+  kind: DiscrepancyKind;
+  payment_id: string;
+  charge?: string;
+  detail: string;
+}
+
+/** What reconciliation found: what matched (counts and sums per currency) and each discrepancy. */
+export interface Reconciliation {
+  matched: { count: number; sums: Record<string, number> };
+  charges: number;
+  rows: number;
+  discrepancies: Discrepancy[];
+}
+
+// Stripe-like PSPs answer currencies in lower case; the ledger keeps ISO 4217's upper case.
+const upper = (currency: string) => currency.toUpperCase();
+
+const CHARGED = new Set(["SUCCEEDED", "REFUND_PENDING", "REFUND_UNKNOWN", "REFUNDED"]);
+
+/** Compares the PSP's successful charges with the ledger's rows, by our reference (the payment id). */
+export function reconcile(
+  charges: PspChargeRecord[],
+  rows: LedgerPayment[],
+  o: { now: number; staleMs: number },
+): Reconciliation {
+  const succeeded = charges.filter((c) => c.status === "succeeded");
+  const byReference = new Map(succeeded.map((c) => [c.reference, c]));
+  const rowById = new Map(rows.map((r) => [r.payment_id, r]));
+  const out: Discrepancy[] = [];
+  const sums: Record<string, number> = {};
+  let matched = 0;
+  for (const c of succeeded) {
+    if (!rowById.has(c.reference)) {
+      out.push({
+        kind: "charge-without-row",
+        payment_id: c.reference,
+        charge: c.id,
+        detail: `${c.amount} ${c.currency} charged, no ledger row`,
+      });
+    }
+  }
+  for (const r of rows) {
+    const found = judgeRow(r, byReference.get(r.payment_id), o);
+    out.push(...found);
+    const c = byReference.get(r.payment_id);
+    if (found.length === 0 && c && CHARGED.has(r.state)) {
+      matched += 1;
+      sums[upper(c.currency)] = (sums[upper(c.currency)] ?? 0) + c.amount;
+    }
+  }
+  return {
+    matched: { count: matched, sums },
+    charges: succeeded.length,
+    rows: rows.length,
+    discrepancies: out,
+  };
+}
+
+function judgeRow(
+  r: LedgerPayment,
+  c: PspChargeRecord | undefined,
+  o: { now: number; staleMs: number },
+): Discrepancy[] {
+  const d = (kind: DiscrepancyKind, detail: string): Discrepancy => ({
+    kind,
+    payment_id: r.payment_id,
+    charge: c?.id,
+    detail,
+  });
+  if (r.state === "PENDING" || r.state === "UNKNOWN") {
+    const age = o.now - r.created_at;
+    return age > o.staleMs ? [d("stale-unknown", `${r.state} for ${Math.round(age / 60_000)} min`)] : [];
+  }
+  if (r.state === "FAILED")
+    return c
+      ? [d("failed-but-charged", `answered FAILED, but the PSP charged ${c.amount} ${c.currency}`)]
+      : [];
+  if (!CHARGED.has(r.state)) return [];
+  if (!c)
+    return [d("succeeded-without-charge", `${r.state} for ${r.amount} ${r.currency}, no charge at the PSP`)];
+  const out: Discrepancy[] = [];
+  if (c.amount !== r.amount) out.push(d("amount-mismatch", `ledger ${r.amount}, PSP ${c.amount}`));
+  if (upper(c.currency) !== upper(r.currency)) out.push(d("currency-mismatch", `ledger ${r.currency}, PSP ${c.currency}`));
+  if (r.state === "REFUNDED" && !c.refunded)
+    out.push(d("refunded-not-refunded", "REFUNDED in the ledger, not refunded at the PSP"));
+  return out;
+}

@@ -1,0 +1,93 @@
+/**
+ * Compares what the PSP charged with what the ledger holds, for a period: `npm run reconcile -- --since <ISO time>
+ * [--json] [--stale-minutes 60]`. Read-only. It needs AWS_REGION, LEDGER_TABLE, PSP_URL and PSP_API_KEY (locally
+ * also AWS_ENDPOINT_URL_DYNAMODB). Exit 0 when everything matches, 1 on any discrepancy, 2 usage.
+ */
+import { randomUUID } from "node:crypto";
+import { parseArgs } from "node:util";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { missingEnv } from "@eo/core";
+import { type Reconciliation, reconcile } from "./lib/reconcile/compare";
+import { ledgerPayments, pspCharges } from "./lib/reconcile/sources";
+
+const usage = `usage: npm run reconcile -- --since <ISO time> [--json] [--stale-minutes <n>]
+  --since <time>        the start of the period, e.g. 2026-12-01T00:00:00Z
+  --stale-minutes <n>   a payment unknown for longer than this is a discrepancy (default 60)
+  --json                print the report as JSON on stdout (progress goes to stderr)`;
+
+function args() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        since: { type: "string" },
+        json: { type: "boolean", default: false },
+        "stale-minutes": { type: "string", default: "60" },
+      },
+    });
+    const since = Date.parse(values.since ?? "");
+    const stale = Number(values["stale-minutes"]);
+    if (!values.since || Number.isNaN(since) || !(stale > 0)) return undefined;
+    return { since, stale, json: values.json };
+  } catch {
+    return undefined;
+  }
+}
+
+function print(r: Reconciliation, runId: string, log: (l: string) => void): void {
+  const sums =
+    Object.entries(r.matched.sums)
+      .map(([c, v]) => `${v} ${c}`)
+      .join(", ") || "nothing";
+  log(`summary (run ${runId}):`);
+  log(`  PSP charges ${r.charges}, ledger payments ${r.rows}, matched ${r.matched.count} (${sums})`);
+  const kinds = new Map<string, number>();
+  for (const d of r.discrepancies) kinds.set(d.kind, (kinds.get(d.kind) ?? 0) + 1);
+  for (const [k, n] of kinds) log(`  ${k.padEnd(26)} ${n}`);
+  for (const d of r.discrepancies.slice(0, 50))
+    log(`    ${d.kind}  ${d.payment_id}  ${d.charge ?? "-"}  ${d.detail}`);
+  log(
+    r.discrepancies.length === 0
+      ? "result: the PSP and the ledger match (exit 0)"
+      : `result: ${r.discrepancies.length} discrepancy(ies) (exit 1)`,
+  );
+}
+
+async function main(): Promise<number> {
+  const a = args();
+  if (!a) {
+    console.error(usage);
+    return 2;
+  }
+  const missing = missingEnv(process.env, ["AWS_REGION", "LEDGER_TABLE", "PSP_URL", "PSP_API_KEY"]);
+  if (missing.length > 0) {
+    console.error(`refused: ${missing.join(", ")} not set; this script assumes no Region, table or PSP`);
+    return 2;
+  }
+  const runId = randomUUID();
+  const log = a.json ? (l: string) => console.error(l) : (l: string) => console.log(l);
+  log(`reconcile run ${runId}: since ${new Date(a.since).toISOString()}, read-only`);
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ maxAttempts: 3 }));
+  const charges = await pspCharges(
+    process.env.PSP_URL as string,
+    process.env.PSP_API_KEY as string,
+    Math.floor(a.since / 1000),
+    (n) => log(`  PSP charges listed: ${n}`),
+  );
+  const rows = await ledgerPayments(db, process.env.LEDGER_TABLE as string, a.since, (n) =>
+    log(`  ledger payments read: ${n}`),
+  );
+  const report = reconcile(charges, rows, { now: Date.now(), staleMs: a.stale * 60_000 });
+  print(report, runId, log);
+  if (a.json) console.log(JSON.stringify({ run_id: runId, ...report }, null, 2));
+  return report.discrepancies.length === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    // Not knowing is not a match: a run that could not read both sides fails like a discrepancy.
+    console.error(`reconcile failed, nothing compared: ${(err as Error).message}`);
+    process.exit(1);
+  },
+);
