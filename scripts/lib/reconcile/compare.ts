@@ -112,7 +112,8 @@ function judgeRow(
     return [d("succeeded-without-charge", `${r.state} for ${r.amount} ${r.currency}, no charge at the PSP`)];
   const out: Discrepancy[] = [];
   if (c.amount !== r.amount) out.push(d("amount-mismatch", `ledger ${r.amount}, PSP ${c.amount}`));
-  if (upper(c.currency) !== upper(r.currency)) out.push(d("currency-mismatch", `ledger ${r.currency}, PSP ${c.currency}`));
+  if (upper(c.currency) !== upper(r.currency))
+    out.push(d("currency-mismatch", `ledger ${r.currency}, PSP ${c.currency}`));
   if (r.state === "REFUNDED" && !c.refunded)
     out.push(d("refunded-not-refunded", "REFUNDED in the ledger, not refunded at the PSP"));
   return out;
