@@ -15,14 +15,23 @@ const both = async () => ({
   standby: await snapshotRegion(stack(), "standby"),
 });
 
+/** Both Regions' tables once nothing changes any more (the worker's sends and the replication done). */
+async function settled() {
+  for (let last = await both(); ; ) {
+    await new Promise((r) => setTimeout(r, 1_500));
+    const now = await both();
+    if (JSON.stringify(now) === JSON.stringify(last)) return now;
+    last = now;
+  }
+}
+
 describe("npm run failover", () => {
   it("prints the plan in a dry run, with the pre-checks' numbers, and changes nothing", async () => {
     // prepare: a payment, replicated, and no webhook that could land during the run
     stack().psp.setWebhookUrl(undefined);
     const token = await primary().token("u1");
     await primary().pay(token, newKey(), order42());
-    await new Promise((r) => setTimeout(r, 1_000));
-    const before = await both();
+    const before = await settled();
     // act
     const dry = await failover("--to", "standby", "--dry-run");
     // assess
@@ -40,7 +49,7 @@ describe("npm run failover", () => {
   it("refuses when the target Region is down: exit 1, nothing changed", async () => {
     // prepare
     await primary().local("POST", "/regions/standby/fail");
-    const before = await both();
+    const before = await settled();
     // act
     const run = await failover("--to", "standby");
     await primary().local("POST", "/regions/standby/recover");
@@ -76,10 +85,10 @@ describe("npm run failover", () => {
   it("needs --force when the old Region is down; forced, it promotes, and later fences the old one", async () => {
     // prepare
     await primary().local("POST", "/regions/primary/fail");
-    const before = await both();
+    const before = await settled();
     // act
     const refused = await failover("--to", "standby");
-    const unchanged = await both();
+    const unchanged = await settled();
     const forced = await failover("--to", "standby", "--force");
     await primary().local("POST", "/regions/primary/recover");
     const fence = await failover("--to", "standby");
