@@ -16,21 +16,39 @@ function limitOf(url: URL): number {
   return n;
 }
 
+/** Stripe's created range, `created[gte]` and `created[lte]` (unix seconds); absent bounds are open. */
+function createdRange(url: URL): { gte: number; lte: number } {
+  const bound = (name: string, open: number) => {
+    const raw = url.searchParams.get(name);
+    if (raw === null) return open;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0) {
+      throw new RequestError(400, "invalid_request_error", `${name} must be a unix time in seconds`, {
+        param: name,
+      });
+    }
+    return n;
+  };
+  return { gte: bound("created[gte]", 0), lte: bound("created[lte]", Number.MAX_SAFE_INTEGER) };
+}
+
 /**
- * Answers a list the way Stripe pages one: `limit` items after `starting_after`, and
- * `has_more`. The `psp_search_lag` fault answers an empty page, as a search index that has not caught up,
+ * Answers a list the way Stripe pages one: `limit` items after `starting_after` within the `created` range,
+ * and `has_more`. The `psp_search_lag` fault answers an empty page, as a search index that has not caught up,
  * and `psp_lookup_delay_ms` holds the answer back.
  */
-export async function sendList<T extends { id: string }>(
+export async function sendList<T extends { id: string; created: number }>(
   ctx: PspContext,
   call: Call,
   items: T[],
   url: string,
 ): Promise<void> {
   const limit = limitOf(call.url);
+  const range = createdRange(call.url);
   const delayMs = ctx.opts.takeFault("psp_lookup_delay_ms");
   if (delayMs !== undefined && delayMs > 0) await ctx.sleeper.sleep(delayMs);
-  const listed = ctx.opts.takeFault("psp_search_lag") !== undefined ? [] : items;
+  const inRange = items.filter((i) => i.created >= range.gte && i.created <= range.lte);
+  const listed = ctx.opts.takeFault("psp_search_lag") !== undefined ? [] : inRange;
   const after = call.url.searchParams.get("starting_after");
   const start = after ? listed.findIndex((i) => i.id === after) + 1 : 0;
   const data = listed.slice(start, start + limit);

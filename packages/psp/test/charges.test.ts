@@ -193,6 +193,32 @@ describe("GET /v1/charges", () => {
     expect(elsewhere.body.data).toEqual([]);
   });
 
+  it("lists only charges created in the range, by created[gte] and created[lte], and refuses a bad bound", async () => {
+    // prepare: charges at t0, t0 + 1 h and t0 + 2 h on the PSP's clock
+    const { psp, clock } = await start();
+    const t0 = Math.floor(clock.now() / 1000);
+    for (const key of ["early", "middle", "late"]) {
+      await call(psp.url, "POST", "/v1/charges", { key, json: chargeBody({ reference: `pay_${key}` }) });
+      clock.advance(3_600_000);
+    }
+    // act
+    const middle = await call<{ data: ChargeJson[] }>(
+      psp.url,
+      "GET",
+      `/v1/charges?created[gte]=${t0 + 1_800}&created[lte]=${t0 + 5_400}`,
+    );
+    const fromMiddle = await call<{ data: ChargeJson[] }>(
+      psp.url,
+      "GET",
+      `/v1/charges?created[gte]=${t0 + 3_600}`,
+    );
+    const bad = await call<ErrorJson>(psp.url, "GET", "/v1/charges?created[gte]=yesterday");
+    // assess
+    expect(middle.body.data.map((c) => c.idempotency_key)).toEqual(["middle"]);
+    expect(fromMiddle.body.data.map((c) => c.idempotency_key)).toEqual(["middle", "late"]);
+    expect(bad.status).toBe(400);
+  });
+
   it("answers an unknown route with a 404 JSON error", async () => {
     const { psp } = await start();
 

@@ -13,6 +13,7 @@ export async function pspCharges(
   for (;;) {
     const url = new URL("/v1/charges", pspUrl);
     url.searchParams.set("limit", "100");
+    url.searchParams.set("created[gte]", String(sinceS));
     if (after) url.searchParams.set("starting_after", after);
     const res = await fetch(url, {
       headers: { authorization: `Bearer ${apiKey}` },
