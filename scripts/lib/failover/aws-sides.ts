@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { InvokeCommand, LambdaClient } from "@aws-sdk/client-lambda";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { RegionRole } from "@eo/core";
+import { DynamoRegionControlStore, type RegionRole } from "@eo/core";
 import { dynamoSide } from "./dynamo-side";
 import type { RegionSide } from "./region-side";
 
@@ -40,10 +40,7 @@ export function awsSides(targets: Record<RegionRole, AwsTargets>): Record<Region
     return dynamoSide(role, t.region, db, t, {
       health: async () => {
         // A strongly consistent read of the control answers only if the Region's DynamoDB does.
-        await dynamoSide(role, t.region, db, t, {
-          health: async () => ({ ok: true, detail: "" }),
-          runJob: async () => ({}),
-        }).readControl();
+        await new DynamoRegionControlStore(db, t.control).read();
         return { ok: true, detail: `DynamoDB in ${t.region} answers` };
       },
       runJob: async (job, event) => {

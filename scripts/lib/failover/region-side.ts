@@ -29,10 +29,3 @@ export interface RegionSide {
   /** Runs the Region's sweeps now, re-sending the outbox whatever its age. */
   runSweeps(): Promise<Record<string, unknown>>;
 }
-
-/** A charge the PSP made, as its list shows it. */
-export interface PspCharge {
-  id: string;
-  reference: string;
-  created?: number;
-}

@@ -1,5 +1,5 @@
+import { pspCharges } from "../reconcile/sources";
 import type { Progress } from "./progress";
-import { listPspCharges } from "./psp-charges";
 import type { RegionSide } from "./region-side";
 
 /** How the new Region is resumed and checked. */
@@ -57,11 +57,8 @@ export async function verify(
   }
   const missing: string[] = [];
   await p.step(`verify charges of the last ${s.verifyHours} h have a row in ${target.role}`, async () => {
-    const charges = await listPspCharges(
-      psp.url,
-      psp.apiKey,
-      Math.floor(Date.now() / 1000 - s.verifyHours * 3600),
-    );
+    const all = await pspCharges(psp.url, psp.apiKey, Math.floor(Date.now() / 1000 - s.verifyHours * 3600));
+    const charges = all.filter((c) => c.status === "succeeded");
     for (const c of charges)
       if (!(await target.hasPayment(c.reference))) missing.push(`${c.id} (${c.reference})`);
     return missing.length === 0

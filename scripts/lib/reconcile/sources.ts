@@ -1,13 +1,16 @@
 import { type DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { LedgerPayment, PspChargeRecord } from "./compare";
 
-/** Every PSP charge created since `sinceS` (unix seconds), every page of its list API. */
+/**
+ * Every PSP charge created since `sinceS` (unix seconds), failed ones included, every page of its Stripe-like list
+ * API; the reconcile and the failover's verification both read the PSP through it.
+ */
 export async function pspCharges(
   pspUrl: string,
   apiKey: string,
   sinceS: number,
-  progress: (n: number) => void,
-) {
+  progress: (n: number) => void = () => undefined,
+): Promise<PspChargeRecord[]> {
   const out: PspChargeRecord[] = [];
   let after: string | undefined;
   for (;;) {

@@ -68,6 +68,5 @@ export function cancellationReasons(err: unknown): Array<{ Code?: string; Item?:
 
 /** The cancellation reason codes of a cancelled transaction, in item order. */
 export function cancellationCodes(err: unknown): string[] {
-  const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> })?.CancellationReasons ?? [];
-  return reasons.map((r) => r.Code ?? "None");
+  return cancellationReasons(err).map((r) => r.Code ?? "None");
 }

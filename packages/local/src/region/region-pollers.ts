@@ -11,7 +11,7 @@ import type { Emulators } from "../stack/start-emulators";
 import type { RegionLambdas } from "./region-lambdas";
 
 /** The stacks' relay mapping retries a failing batch this often before giving it to the on-failure queue. */
-const RELAY_MAX_RETRY_ATTEMPTS = 10;
+export const RELAY_MAX_RETRY_ATTEMPTS = 10;
 /** The stacks' worker timeout; locally it is also kept below the queue's visibility timeout. */
 const WORKER_TIMEOUT_MS = 20_000;
 

@@ -6,6 +6,7 @@ import type { StartingPosition } from "../pollers/shard-reader";
 import { createControlTables } from "../region/control-table";
 import { RegionFlags } from "../region/region-flags";
 import { inProcessLambdas, workerLambdas } from "../region/region-lambdas";
+import { RELAY_MAX_RETRY_ATTEMPTS } from "../region/region-pollers";
 import { regionsRoute } from "../region/regions-route";
 import { type RegionInput, type RegionRuntime, startRegion } from "../region/start-region";
 import {
@@ -179,9 +180,7 @@ function regionCommon(
     // create-resources.ts made the queue with this visibility timeout (tests shorten it).
     visibilityS: envNumber("EVENTS_VISIBILITY_TIMEOUT_S", EVENTS_VISIBILITY_TIMEOUT_S),
     startingPosition: opts.streamStartingPosition,
-    relayMaxRetryAttempts: process.env.RELAY_MAX_RETRY_ATTEMPTS
-      ? envNumber("RELAY_MAX_RETRY_ATTEMPTS", 10)
-      : undefined,
+    relayMaxRetryAttempts: envNumber("RELAY_MAX_RETRY_ATTEMPTS", RELAY_MAX_RETRY_ATTEMPTS),
     balanceShards: envNumber("BALANCE_SHARDS", 16),
   } satisfies Omit<RegionInput, "role" | "lambdas" | "apiPort">;
 }
