@@ -7,9 +7,13 @@ import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { missingEnv } from "@eo/core";
-import { type Reconciliation, reconcile } from "./lib/reconcile/compare";
-import { ledgerPayments, pspCharges } from "./lib/reconcile/sources";
+import {
+  discrepancyCounts,
+  missingEnv,
+  type Reconciliation,
+  reconcileSince,
+  reconcileSources,
+} from "@eo/core";
 
 const usage = `usage: npm run reconcile -- --since <ISO time> [--json] [--stale-minutes <n>]
   --since <time>        the start of the period, e.g. 2026-12-01T00:00:00Z
@@ -41,9 +45,7 @@ function print(r: Reconciliation, runId: string, log: (l: string) => void): void
       .join(", ") || "nothing";
   log(`summary (run ${runId}):`);
   log(`  PSP charges ${r.charges}, ledger payments ${r.rows}, matched ${r.matched.count} (${sums})`);
-  const kinds = new Map<string, number>();
-  for (const d of r.discrepancies) kinds.set(d.kind, (kinds.get(d.kind) ?? 0) + 1);
-  for (const [k, n] of kinds) log(`  ${k.padEnd(26)} ${n}`);
+  for (const [k, n] of discrepancyCounts(r)) log(`  ${k.padEnd(26)} ${n}`);
   for (const d of r.discrepancies.slice(0, 50))
     log(`    ${d.kind}  ${d.payment_id}  ${d.charge ?? "-"}  ${d.detail}`);
   log(
@@ -67,17 +69,19 @@ async function main(): Promise<number> {
   const runId = randomUUID();
   const log = a.json ? (l: string) => console.error(l) : (l: string) => console.log(l);
   log(`reconcile run ${runId}: since ${new Date(a.since).toISOString()}, read-only`);
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ maxAttempts: 3 }));
-  const charges = await pspCharges(
-    process.env.PSP_URL as string,
-    process.env.PSP_API_KEY as string,
-    Math.floor(a.since / 1000),
-    (n) => log(`  PSP charges listed: ${n}`),
-  );
-  const rows = await ledgerPayments(db, process.env.LEDGER_TABLE as string, a.since, (n) =>
-    log(`  ledger payments read: ${n}`),
-  );
-  const report = reconcile(charges, rows, { now: Date.now(), staleMs: a.stale * 60_000 });
+  const sources = reconcileSources({
+    db: DynamoDBDocumentClient.from(new DynamoDBClient({ maxAttempts: 3 })),
+    ledgerTable: process.env.LEDGER_TABLE as string,
+    pspUrl: process.env.PSP_URL as string,
+    apiKey: () => process.env.PSP_API_KEY as string,
+  });
+  const report = await reconcileSince(sources, {
+    sinceMs: a.since,
+    now: Date.now(),
+    staleMs: a.stale * 60_000,
+    progress: (side, n) =>
+      log(side === "psp" ? `  PSP charges listed: ${n}` : `  ledger payments read: ${n}`),
+  });
   print(report, runId, log);
   if (a.json) console.log(JSON.stringify({ run_id: runId, ...report }, null, 2));
   return report.discrepancies.length === 0 ? 0 : 1;

@@ -6,7 +6,6 @@ import {
   pspSecret,
   RESOURCE_ENV,
   regionGate,
-  resolverRateCap,
   settleUnknowns,
 } from "@eo/core";
 import { refusalOf } from "./lib/script-env";
@@ -64,7 +63,7 @@ async function main(): Promise<number> {
     return 0;
   }
   let n = 0;
-  const report = await settleUnknowns(deps, resolverRateCap(deps), limit, (e) => {
+  const report = await settleUnknowns(deps, limit, (e) => {
     n += 1;
     console.log(`  [${n}/${rows.length}] ${e.payment_id}  ${e.from} -> ${e.to}`);
   });

@@ -21,7 +21,9 @@ export type Trigger =
   | { kind: "http"; route: HttpRoute; auth: "jwt" | "none" }
   | { kind: "ledger-stream"; keyPrefix: string }
   | { kind: "events-queue" }
-  | { kind: "schedule"; rate: "1 minute" | "5 minutes" };
+  | { kind: "schedule"; rate: "1 minute" | "5 minutes" }
+  /** A cron expression (UTC); its stack module wires the schedule with its alarms (stacks/reconcile.ts). */
+  | { kind: "cron"; expression: `cron(${string})` };
 
 /** Table access a handler is granted: read only, or read and write. */
 export type TableAccess = "read" | "write";
@@ -138,6 +140,15 @@ export const handlers: readonly HandlerSpec[] = [
     trigger: { kind: "schedule", rate: "5 minutes" },
     access: { claims: "write", ledger: "write", sendEvents: true },
     timeoutSeconds: 120,
+  },
+  {
+    // Nightly, 03:15 UTC: the PSP's charges of the last 25 h against the ledger, read-only. Long enough to page
+    // through a day of charges and to scan the ledger (it has no index by creation time).
+    id: "Reconcile",
+    handler: "packages/functions/src/cron/reconcile.handler",
+    trigger: { kind: "cron", expression: "cron(15 3 * * ? *)" },
+    access: { ledger: "read", pspSecret: "apiKey" },
+    timeoutSeconds: 300,
   },
 ];
 

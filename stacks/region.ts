@@ -3,6 +3,7 @@ import type { InfraConfig, RegionRole, Secrets } from "./config";
 import { createFunctions, type RegionFunctions } from "./functions";
 import { createPushEmail, type RegionPushEmail } from "./push-email";
 import { createQueues, type RegionQueues } from "./queues";
+import { createReconcile } from "./reconcile";
 import type { RegionTables, Tables } from "./tables";
 import { createWorkers } from "./workers";
 
@@ -29,7 +30,7 @@ export interface RegionStack {
   queues: RegionQueues;
 }
 
-/** Composes one Region: queues, push and email, the handlers' functions, the API and the background wiring. */
+/** Composes one Region: queues, push and email, the functions, the API, the background wiring and the reconcile. */
 export function createRegion(
   role: RegionRole,
   shared: { config: InfraConfig; providers: RegionProviders; secrets: Secrets; tables: Tables },
@@ -48,5 +49,6 @@ export function createRegion(
   const functions = createFunctions(ctx);
   const api = createApi(ctx, functions);
   createWorkers(ctx, functions);
+  createReconcile(ctx, functions);
   return { api, functions, queues };
 }

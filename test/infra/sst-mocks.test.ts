@@ -23,6 +23,7 @@ import {
 } from "./support/invariants";
 import { ensurePlatform, INSTALL_TIMEOUT_MS } from "./support/platform";
 import { pspSecrets } from "./support/psp-secrets-invariant";
+import { nightlyReconcile } from "./support/reconcile-invariant";
 import { SCENARIOS } from "./support/scenarios";
 import { buildProgram, runScenario } from "./support/sst-program";
 
@@ -414,6 +415,69 @@ const mutations: Mutation[] = [
       t.opts = {};
     },
     expectViolation: /LedgerTable: (deletion protection is false|not retained on delete)/,
+  },
+  {
+    what: "the reconcile scheduled every hour",
+    invariant: nightlyReconcile,
+    on: HOME,
+    breakIt: (c) => {
+      res(
+        c,
+        "aws:scheduler/schedule:Schedule",
+        "PrimaryReconcileScheduleSchedule",
+      ).inputs.scheduleExpression = "rate(1 hour)";
+    },
+    expectViolation: /primary: the reconcile runs on rate\(1 hour\), expected cron\(15 3 \* \* \? \*\)/,
+  },
+  {
+    what: "the reconcile with Lambda's default 3 s timeout",
+    invariant: nightlyReconcile,
+    on: MRSC,
+    breakIt: (c) => {
+      fn(c, "StandbyReconcile").inputs.timeout = 3;
+    },
+    expectViolation: /standby: the reconcile's timeout is 3 s, too short to page through a day/,
+  },
+  {
+    what: "the discrepancy alarm paging only from two discrepancies on",
+    invariant: nightlyReconcile,
+    on: HOME,
+    breakIt: (c) => {
+      res(
+        c,
+        "aws:cloudwatch/metricAlarm:MetricAlarm",
+        "StandbyReconcileDiscrepanciesAlarm",
+      ).inputs.threshold = 1;
+    },
+    expectViolation: /standby: no alarm on any ReconcileDiscrepancies > 0 over a day/,
+  },
+  {
+    what: "the discrepancy alarm on a dimension the handler does not publish",
+    invariant: nightlyReconcile,
+    on: MRSC,
+    breakIt: (c) => {
+      res(
+        c,
+        "aws:cloudwatch/metricAlarm:MetricAlarm",
+        "PrimaryReconcileDiscrepanciesAlarm",
+      ).inputs.dimensions = {
+        FunctionName: "reconcile",
+      };
+    },
+    expectViolation: /primary: no alarm on any ReconcileDiscrepancies > 0 over a day \(found 0\)/,
+  },
+  {
+    what: "a night without a reconcile taken as a clean one (missing data not breaching)",
+    invariant: nightlyReconcile,
+    on: HOME,
+    breakIt: (c) => {
+      res(
+        c,
+        "aws:cloudwatch/metricAlarm:MetricAlarm",
+        "PrimaryReconcileNotRunAlarm",
+      ).inputs.treatMissingData = "notBreaching";
+    },
+    expectViolation: /primary: no alarm when no reconcile finished for a day, missing data breaching/,
   },
 ];
 

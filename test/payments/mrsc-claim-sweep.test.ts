@@ -2,7 +2,7 @@ import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { claimDocumentClient } from "../../packages/core/src/aws/document-client";
 import { clock } from "../../packages/core/src/clock/clock";
-import { paymentDeps, resolverRateCap } from "../../packages/core/src/payment/payment-wiring";
+import { paymentDeps } from "../../packages/core/src/payment/payment-wiring";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { tablesOf } from "../support/ledger-reads";
 import { useLocalStack } from "../support/local-stack";
@@ -51,7 +51,7 @@ const rateItems = async () => {
     new ScanCommand({
       TableName: claimTable(),
       FilterExpression: "begins_with(id, :r)",
-      ExpressionAttributeValues: { ":r": "RATE#" },
+      ExpressionAttributeValues: { ":r": "BUDGET#" },
     }),
   );
   return (out.Items ?? []).map((i) => String(i.id)).sort();
@@ -59,29 +59,31 @@ const rateItems = async () => {
 const claimOf = (caller: string, key: string) => tablesOf(stack()).claim(`payments:${caller}:${key}`);
 
 describe("the sweeps clean the MRSC claim table (no TTL there)", () => {
-  it("delete expired claims, voids and old rate-cap seconds; live ones stay, and the ledger still answers", async () => {
-    // prepare: a claim, a void and a resolver rate-cap second, all past their expiry two hours on
+  it("delete expired claims, voids and idle PSP budget buckets; live ones stay, and the ledger still answers", async () => {
+    // prepare: a claim, a void and the resolver's budget bucket, all past their expiry two hours on
     const token = await api().token("u-sweep");
     const [oldKey, voidKey, liveKey] = [newKey(), newKey(), newKey()];
     await api().pay(token, oldKey, order42());
     await api().resolve(token, voidKey);
-    await resolverRateCap(paymentDeps()).take();
+    await paymentDeps().pspBudget.reserve("GET /v1/charges", "resolver", 5_000);
     const oldRate = await rateItems();
     await api().local("POST", "/clock", { advance_s: 7_200 });
     await api().pay(token, liveKey, order42());
-    await resolverRateCap(paymentDeps()).take();
     claimCalls.length = 0;
     // act
     const report = await runSweeps();
     // assess
-    expect(report.claims).toEqual({ examined: 3, deleted: 3, kept: 0 });
+    expect(report.claims).toEqual({ examined: 4, deleted: 4, kept: 0 });
     expect(await claimOf("u-sweep", oldKey)).toBeUndefined();
     expect(await claimOf("u-sweep", voidKey)).toBeUndefined();
     expect(await claimOf("u-sweep", liveKey)).toMatchObject({ status: "COMPLETED" });
     const rateAfter = await rateItems();
-    expect(oldRate).toHaveLength(1);
-    expect(rateAfter).toHaveLength(1);
-    expect(rateAfter).not.toContain(oldRate[0]);
+    expect(oldRate).toEqual([
+      "BUDGET#psp#GET /v1/charges",
+      "BUDGET#psp#POST /v1/charges",
+      "BUDGET#psp#resolver",
+    ]);
+    expect(rateAfter).toEqual(["BUDGET#psp#POST /v1/charges"]);
     expect(claimCalls.filter((c) => /Transact|Batch/.test(c))).toEqual([]);
     // correctness never rested on the claim: the ledger answers both keys as before
     const back = await api().pay(token, oldKey, order42());
@@ -111,7 +113,8 @@ describe("the sweeps clean the MRSC claim table (no TTL there)", () => {
     const { report, renewed, claim } = await renewedBetweenScanAndDelete();
     // assess
     expect(renewed?.status).toBe(201);
-    expect(report.claims).toMatchObject({ kept: 1 });
+    // Kept: the claim, and the PSP budget's bucket that the renewed request took a slot from.
+    expect(report.claims).toMatchObject({ kept: 2 });
     expect(claim).toMatchObject({ status: "COMPLETED" });
     expect(claim?.expiration).toBeGreaterThan(Math.floor(clock.now() / 1000));
   });

@@ -9,6 +9,8 @@ console.log(
   "effectively-once: starting the local stack, two Regions (DynamoDB Local, fauxqs, SES, fake PSP, handlers)...",
 );
 const stack = await startLocalStack({
+  // The resolver runs each minute, as its cron does in AWS; a load test may ask for a shorter schedule.
+  resolverEveryMs: process.env.RESOLVER_EVERY_MS ? port("RESOLVER_EVERY_MS", 60_000) : undefined,
   ports: {
     api: port("API_PORT", 3000),
     standbyApi: port("STANDBY_API_PORT", 3100),

@@ -1,9 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import { type Conditions, createConditions } from "./conditions";
 import { createIdempotencyStore, type IdempotencyStore } from "./idempotency-store";
 import { createLedger, type Ledger } from "./ledger";
 import type { ResolvedOptions } from "./options";
 import { createRateLimiter, type RateLimiter } from "./rate-limiter";
 import { createSleeper, type Sleeper } from "./sleeper";
+import { createStats, type StatsCounter } from "./stats";
 import { createWebhookSender, type WebhookSender } from "./webhook-sender";
 
 /** The state one fake PSP instance holds; nothing is module-global so several can run side by side. */
@@ -14,6 +17,8 @@ export interface PspContext {
   limiter: RateLimiter;
   webhooks: WebhookSender;
   sleeper: Sleeper;
+  conditions: Conditions;
+  stats: StatsCounter;
   requestCount: number;
   /** Every request as `METHOD /path`, in arrival order, so tests can tell a replay from a lookup. */
   requestLog: string[];
@@ -25,6 +30,8 @@ export interface Call {
   res: ServerResponse;
   account: string;
   url: URL;
+  /** Set during an outage: the request runs as usual, but its reply is dropped. */
+  dropReply?: boolean;
 }
 
 /** Creates the state of a fresh PSP from resolved options. */
@@ -41,6 +48,13 @@ export function createContext(opts: ResolvedOptions): PspContext {
       clock: opts.clock,
     }),
     sleeper: createSleeper(),
+    conditions: createConditions({
+      takeFault: opts.takeFault,
+      peekFault: opts.peekFault,
+      seed: opts.seed,
+      now: () => performance.now(),
+    }),
+    stats: createStats(),
     requestCount: 0,
     requestLog: [],
   };

@@ -13,3 +13,4 @@ export type {
 export { DEFAULT_ACCOUNT } from "./router";
 export { startFakePsp } from "./server";
 export { type SignatureCheck, signWebhook, verifyWebhookSignature } from "./signature";
+export { type Origin, originOf, type PspStats } from "./stats";

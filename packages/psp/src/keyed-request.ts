@@ -48,7 +48,7 @@ function runWithFaults<P>(ctx: PspContext, op: KeyedOperation<P>, params: P, key
     const reply = errorReply(failStatus(failed), "api_error", "the PSP failed (injected fault)");
     return { reply, events: [], loseReply: false };
   }
-  const loseReply = ctx.opts.takeFault("psp_lose_reply") !== undefined;
+  const loseReply = ctx.opts.takeFault("psp_lose_reply") !== undefined || ctx.conditions.losesReplyByRate();
   return { ...op.execute(params, key), loseReply };
 }
 
@@ -65,7 +65,7 @@ export async function handleKeyed<P>(ctx: PspContext, call: Call, op: KeyedOpera
   const endpoint = `${call.req.method} ${call.url.pathname}`;
   const fingerprint = JSON.stringify(params);
   const saved = ctx.store.lookup(call.account, key);
-  if (saved) return send(call.res, replayOf(saved, endpoint, fingerprint));
+  if (saved) return answer(ctx, call, replayOf(saved, endpoint, fingerprint), call.dropReply === true);
   const outcome = runWithFaults(ctx, op, params, key);
   ctx.store.save(call.account, key, {
     endpoint,
@@ -74,7 +74,15 @@ export async function handleKeyed<P>(ctx: PspContext, call: Call, op: KeyedOpera
     body: outcome.reply.body,
   });
   for (const event of outcome.events) ctx.webhooks.send(event);
-  // A lost reply means the work is done and saved but the client never hears of it.
-  if (outcome.loseReply) call.req.socket.destroy();
-  else send(call.res, outcome.reply);
+  answer(ctx, call, outcome.reply, outcome.loseReply || call.dropReply === true);
+}
+
+// A lost reply means the work is done (and saved, or replayed) but the client never hears of it.
+function answer(ctx: PspContext, call: Call, reply: JsonReply, drop: boolean): void {
+  if (!drop) {
+    send(call.res, reply);
+    return;
+  }
+  ctx.stats.replyDropped();
+  call.req.socket.destroy();
 }

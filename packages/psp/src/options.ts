@@ -1,4 +1,5 @@
-import { type Clock, clock, takeFault } from "@eo/core";
+import { type Clock, clock, peekFault, takeFault } from "@eo/core";
+import type { PspStats } from "./stats";
 
 /** The faults the fake PSP consults, a subset of the names `@eo/core` arms. */
 export type PspFaultName =
@@ -7,7 +8,11 @@ export type PspFaultName =
   | "psp_fail"
   | "psp_refund_refuse"
   | "psp_search_lag"
-  | "psp_lookup_delay_ms";
+  | "psp_lookup_delay_ms"
+  | "psp_outage_ms"
+  | "psp_latency_p50_ms"
+  | "psp_latency_p99_ms"
+  | "psp_lose_reply_rate";
 
 /** How a fake PSP is started; only the webhook secret is required. */
 export interface FakePspOptions {
@@ -19,6 +24,10 @@ export interface FakePspOptions {
   rateLimits?: RateLimits;
   keyWindowMs?: number;
   takeFault?: (name: PspFaultName) => number | undefined;
+  /** Reads a fault without consuming it (the latency's p99, which shapes every draw of the p50). */
+  peekFault?: (name: PspFaultName) => number | undefined;
+  /** Seeds the draws of latency and of replies lost by rate, so that a run can be replayed. */
+  seed?: number;
 }
 
 /** Backoff for webhook deliveries: `baseMs` doubling per attempt, capped at `maxMs`. */
@@ -73,6 +82,8 @@ export interface FakePsp {
   webhookDeliveries(): WebhookDelivery[];
   /** How many webhook deliveries are still to go out or unanswered (0 when all is quiet). */
   webhooksPending(): number;
+  /** Cumulative counters by endpoint, origin and answer, as `GET /_local/psp/stats` serves them. */
+  stats(): PspStats;
   stop(): Promise<void>;
 }
 
@@ -82,6 +93,7 @@ export type ResolvedOptions = Required<Omit<FakePspOptions, "webhookUrl">> & {
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_SEED = 0x5eed;
 
 /** Fills in the defaults the contract names (Stripe's 24 h key window, 100/25 requests per second). */
 export function resolveOptions(opts: FakePspOptions): ResolvedOptions {
@@ -95,5 +107,7 @@ export function resolveOptions(opts: FakePspOptions): ResolvedOptions {
     rateLimits: opts.rateLimits ?? { perAccount: 100, perEndpoint: 25 },
     keyWindowMs: opts.keyWindowMs ?? DAY_MS,
     takeFault: opts.takeFault ?? takeFault,
+    peekFault: opts.peekFault ?? peekFault,
+    seed: opts.seed ?? DEFAULT_SEED,
   };
 }

@@ -19,6 +19,17 @@ function rateLimited(res: ServerResponse): void {
   send(res, { ...reply, headers: { "Retry-After": "1" } });
 }
 
+// Answered at the edge, before the idempotency layer: the request never ran, so nothing is saved under its key.
+function outageRefused(res: ServerResponse): void {
+  send(res, errorReply(503, "api_error", "The PSP is unavailable (injected outage)."));
+}
+
+// The injected latency is real time on the cancellable sleeper, so stop() never waits for it.
+async function waitLatency(ctx: PspContext): Promise<void> {
+  const ms = ctx.conditions.latencyMs();
+  if (ms !== undefined && ms > 0) await ctx.sleeper.sleep(ms);
+}
+
 async function dispatch(ctx: PspContext, call: Call): Promise<void> {
   const { method } = call.req;
   const path = call.url.pathname;
@@ -42,7 +53,7 @@ function answerFailure(res: ServerResponse, err: unknown): void {
   }
 }
 
-/** Handles one HTTP request: counts it, applies the rate limits, then routes it. */
+/** Handles one HTTP request: counts it, applies an outage and the rate limits, waits its latency, then routes it. */
 export async function handleRequest(
   ctx: PspContext,
   req: IncomingMessage,
@@ -51,11 +62,21 @@ export async function handleRequest(
   ctx.requestCount += 1;
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   ctx.requestLog.push(`${req.method} ${url.pathname}`);
+  const origin = ctx.stats.arrived(req, res, url.pathname);
   const account = accountOf(req);
+  const outage = ctx.conditions.outage(req.method === "POST");
+  if (outage === "refuse") {
+    ctx.stats.outageRefused();
+    return outageRefused(res);
+  }
   // The request never ran, so a 429 is answered before any key is looked at and is never saved.
-  if (!ctx.limiter.admit(account, `${req.method} ${url.pathname}`)) return rateLimited(res);
+  if (!ctx.limiter.admit(account, `${req.method} ${url.pathname}`)) {
+    ctx.stats.rateLimited(origin);
+    return rateLimited(res);
+  }
   try {
-    await dispatch(ctx, { req, res, account, url });
+    await waitLatency(ctx);
+    await dispatch(ctx, { req, res, account, url, dropReply: outage === "drop" });
   } catch (err) {
     answerFailure(res, err);
   }

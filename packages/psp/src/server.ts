@@ -36,6 +36,7 @@ function facade(ctx: PspContext, server: Server, port: number): FakePsp {
     setWebhookUrl: (url) => ctx.webhooks.setUrl(url),
     webhookDeliveries: () => ctx.webhooks.deliveries(),
     webhooksPending: () => ctx.webhooks.pending(),
+    stats: () => ctx.stats.snapshot(),
     async stop() {
       ctx.webhooks.stop();
       ctx.sleeper.cancelAll();

@@ -13,6 +13,8 @@ export interface CallOptions {
   account?: string;
   json?: Record<string, unknown>;
   form?: Record<string, string>;
+  /** Sent as the User-Agent, e.g. `effectively-once (live)`. */
+  userAgent?: string;
   /** Aborts the request after this many ms, as a client that gives up would. */
   abortAfterMs?: number;
 }
@@ -29,6 +31,7 @@ function headersFor(opts: CallOptions, body: string, type: string | undefined): 
   if (type) headers["Content-Type"] = type;
   if (opts.key !== undefined) headers["Idempotency-Key"] = opts.key;
   if (opts.account !== undefined) headers.Authorization = `Bearer ${opts.account}`;
+  if (opts.userAgent !== undefined) headers["User-Agent"] = opts.userAgent;
   return headers;
 }
 

@@ -1,4 +1,4 @@
-import { pspCharges } from "../reconcile/sources";
+import { pspCharges } from "@eo/core";
 import type { Progress } from "./progress";
 import type { RegionSide } from "./region-side";
 

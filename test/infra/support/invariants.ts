@@ -9,6 +9,7 @@ import { dnsRecords } from "./dns-invariant";
 import { allowedResources, isAllowed, type PolicyDocument } from "./iam";
 import { arr, obj, str } from "./json";
 import { pspSecrets } from "./psp-secrets-invariant";
+import { nightlyReconcile } from "./reconcile-invariant";
 
 /** What the test demands of a run (from the scenario's settings). */
 export interface Expected {
@@ -773,6 +774,7 @@ export const invariants: Invariant[] = [
   pushAndEmail,
   dnsRecords,
   pspSecrets,
+  nightlyReconcile,
   protection,
 ];
 

@@ -13,6 +13,8 @@ export const PSP_SECRET_READERS: Readonly<Record<string, Secret>> = {
   CreatePayment: "apiKey",
   CancelPayment: "apiKey",
   Resolver: "apiKey",
+  // Lists the PSP's charges (read-only, but the list API wants the same key).
+  Reconcile: "apiKey",
   PspWebhook: "webhookSecret",
 };
 /** Handlers that must never read either secret, named so that a violation says so plainly. */

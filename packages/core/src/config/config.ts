@@ -44,7 +44,12 @@ export interface Tunables {
   takeoverMarginMs: number;
   /** The key record's window: an accelerator, never the guard. */
   keyWindowS: number;
+  /** Our share of the PSP's rate limits (requests/s): per account, per endpoint, and the resolver's own cap. */
+  pspRatePerS: number;
+  pspEndpointRatePerS: number;
   resolverRatePerS: number;
+  /** The longest a live request waits for a PSP slot before it answers 503 with Retry-After. */
+  pspBudgetMaxWaitMs: number;
   /** How long the PSP remembers an idempotency key (Stripe: at least 24 h). */
   pspKeyWindowS: number;
   /** How long after a charge attempt "not found by our reference" is taken as no charge (an index may lag). */
@@ -103,7 +108,12 @@ export function loadTunables(env: NodeJS.ProcessEnv = process.env): Tunables {
     clockMarginMs: num(env, "CLOCK_MARGIN_MS", DEFAULT_CLOCK_MARGIN_MS),
     takeoverMarginMs: num(env, "TAKEOVER_MARGIN_MS", 1_000),
     keyWindowS: num(env, "KEY_WINDOW_S", 3_600),
+    // 90 % of Stripe's default 100/s per account and 25/s per endpoint: the rest absorbs network jitter
+    // (the PSP counts a sliding second as requests arrive) and other users of the same account.
+    pspRatePerS: num(env, "PSP_RATE_PER_S", 90),
+    pspEndpointRatePerS: num(env, "PSP_ENDPOINT_RATE_PER_S", 22),
     resolverRatePerS: num(env, "RESOLVER_RATE_PER_S", 10),
+    pspBudgetMaxWaitMs: num(env, "PSP_BUDGET_MAX_WAIT_MS", 1_000),
     pspKeyWindowS: num(env, "PSP_KEY_WINDOW_S", 86_400),
     pspNotFoundSettleS: num(env, "PSP_NOT_FOUND_SETTLE_S", 600),
     controlCacheMs: num(env, "REGION_CONTROL_CACHE_MS", 2_000),

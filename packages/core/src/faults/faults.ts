@@ -11,6 +11,10 @@ export type FaultName =
   | "psp_refund_refuse"
   | "psp_search_lag"
   | "psp_lookup_delay_ms"
+  | "psp_outage_ms"
+  | "psp_latency_p50_ms"
+  | "psp_latency_p99_ms"
+  | "psp_lose_reply_rate"
   | "stall_after_claim_ms"
   | "relay_crash_after_publish"
   | "worker_crash_after_commit"
@@ -24,6 +28,10 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "psp_refund_refuse",
   "psp_search_lag",
   "psp_lookup_delay_ms",
+  "psp_outage_ms",
+  "psp_latency_p50_ms",
+  "psp_latency_p99_ms",
+  "psp_lose_reply_rate",
   "stall_after_claim_ms",
   "relay_crash_after_publish",
   "worker_crash_after_commit",
@@ -56,6 +64,13 @@ export function takeFault(name: FaultName): number | undefined {
   }
 }
 
+/** Reads a fault's value without consuming an occurrence, or undefined when it is not armed. */
+export function peekFault(name: FaultName): number | undefined {
+  const { faultValues, faultCounts } = sharedState();
+  const slot = slotOf(name);
+  return Atomics.load(faultCounts, slot) > 0 ? faultValues[slot] : undefined;
+}
+
 /** Clears every armed fault. */
 export function clearFaults(): void {
   sharedState().faultCounts.fill(0);
@@ -71,6 +86,18 @@ export function armedFaults(): Record<string, { value: number; remaining: number
     }),
   );
 }
+
+// A valued fault's number is its delay, status or rate, and `n` counts its occurrences; the others' number is `n`.
+const VALUED_FAULTS: readonly FaultName[] = [
+  "psp_delay_ms",
+  "psp_fail",
+  "psp_lookup_delay_ms",
+  "psp_outage_ms",
+  "psp_latency_p50_ms",
+  "psp_latency_p99_ms",
+  "psp_lose_reply_rate",
+  "stall_after_claim_ms",
+];
 
 /**
  * Parses the contract's `POST /_local/faults` body: `{"psp_lose_reply": 1}` arms for 1 occurrence,
@@ -91,14 +118,23 @@ export function parseFaultRequest(body: unknown): Array<{ name: FaultName; value
       throw new TypeError(`unknown fault "${key}"; known: ${FAULT_NAMES.join(", ")}`);
     }
     const value = Number(raw);
+    if (key === "psp_lose_reply_rate" && !(value >= 0 && value <= 1))
+      throw new TypeError(
+        `fault psp_lose_reply_rate is a probability from 0 to 1, not ${JSON.stringify(raw)}`,
+      );
     if (!Number.isFinite(value) || value < 0) throw new TypeError(`fault ${key} needs a non-negative number`);
-    const valued =
-      key === "psp_delay_ms" ||
-      key === "psp_fail" ||
-      key === "psp_lookup_delay_ms" ||
-      key === "stall_after_claim_ms";
+    const valued = VALUED_FAULTS.includes(key as FaultName);
     out.push({ name: key as FaultName, value, n: valued ? (n ?? 1) : (n ?? value) });
   }
   if (out.length === 0) throw new TypeError("no fault named in the body");
+  checkLatencyPair(rec);
   return out;
+}
+
+// A p99 below its p50 describes no distribution; refused here rather than silently flattened by the PSP.
+function checkLatencyPair(rec: Record<string, unknown>): void {
+  const p50 = Number(rec.psp_latency_p50_ms);
+  const p99 = Number(rec.psp_latency_p99_ms);
+  if (p99 < p50)
+    throw new TypeError(`psp_latency_p99_ms (${p99}) must not be below psp_latency_p50_ms (${p50})`);
 }

@@ -1,6 +1,7 @@
 import { refundKeyOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
 import type { PspReply } from "../psp/psp-port";
+import { withinBudget } from "../psp-budget/within-budget";
 import type { PaymentDeps } from "./payment-deps";
 import { Refusal } from "./payment-errors";
 import { REFUND_STATES } from "./payment-state";
@@ -22,18 +23,25 @@ export async function cancelPayment(deps: PaymentDeps, caller: string, paymentId
   if (!REFUND_STATES.includes(row.state)) {
     throw new Refusal("invalid-state", `only a SUCCEEDED payment can be cancelled; this one is ${row.state}`);
   }
-  const reply = await deps.psp.refund(
-    refundKeyOf(paymentId, row.refund_attempt),
-    row.psp_charge ?? "",
-    paymentId,
-    REFUND_TIMEOUT_MS,
-  );
+  const reply = await liveRefund(deps, row);
   const settled = await settleRefund(deps, row, reply);
   if (settled.state === "REFUNDED") return refunded(settled);
   if (settled.state === "SUCCEEDED" && reply.kind === "refused") {
     throw new Refusal("refund-refused", `the PSP refused the refund: ${reply.reason} (${reply.code})`);
   }
   return pending(settled);
+}
+
+// The buyer's refund is a live call: it queues for a slot of the PSP budget ahead of the resolver's replays.
+function liveRefund(deps: PaymentDeps, row: PaymentRow): Promise<PspReply> {
+  const key = refundKeyOf(row.payment_id, row.refund_attempt);
+  const untilMs = deps.clock.now() + REFUND_TIMEOUT_MS;
+  return withinBudget(
+    deps.pspBudget,
+    deps.clock,
+    { endpoint: "POST /v1/refunds", origin: "live", untilMs, maxWaitMs: deps.config.pspBudgetMaxWaitMs },
+    (t) => deps.psp.refund(key, row.psp_charge ?? "", row.payment_id, t, "live"),
+  );
 }
 
 async function startAttempt(deps: PaymentDeps, row: PaymentRow): Promise<PaymentRow> {
@@ -51,11 +59,13 @@ async function startAttempt(deps: PaymentDeps, row: PaymentRow): Promise<Payment
 
 /**
  * Applies the PSP's answer to a refund attempt: done or already refunded → REFUNDED; a definite refusal
- * → back to SUCCEEDED with the PSP's reason; anything else → REFUND_UNKNOWN for the resolver, never a guess.
+ * → back to SUCCEEDED with the PSP's reason; not run (429, no budget slot) → unchanged, for the resolver;
+ * anything else → REFUND_UNKNOWN for the resolver, never a guess.
  */
 export async function settleRefund(deps: PaymentDeps, row: PaymentRow, reply: PspReply): Promise<PaymentRow> {
   const now = deps.clock.now();
   const paymentId = row.payment_id;
+  if (reply.kind === "rate-limited") return (await deps.ledger.getPayment(paymentId)) ?? row;
   const from = REFUND_STATES;
   const result =
     reply.kind === "done"

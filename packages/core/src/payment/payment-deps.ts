@@ -3,12 +3,15 @@ import type { Clock } from "../clock/clock";
 import type { AppConfig } from "../config/config";
 import type { LedgerPort } from "../ledger/ledger-port";
 import type { PspPort } from "../psp/psp-port";
+import type { PspBudget } from "../psp-budget/psp-budget";
 
 /** The ports the payment operations run on. */
 export interface PaymentDeps {
   ledger: LedgerPort;
   claims: ClaimStore;
   psp: PspPort;
+  /** Our share of the PSP's rate limits, shared by every invocation; live payments before the resolver. */
+  pspBudget: PspBudget;
   config: AppConfig;
   clock: Clock;
 }

@@ -4,7 +4,7 @@ import { clock } from "../clock/clock";
 import { type AppConfig, loadConfig } from "../config/config";
 import { DynamoLedger } from "../ledger/dynamo-ledger";
 import { HttpPsp } from "../psp/http-psp";
-import { RateCap } from "../rate/rate-cap";
+import { DynamoPspBudget } from "../psp-budget/dynamo-psp-budget";
 import { fencedLedger } from "../region/fenced-ledger";
 import { regionGate } from "../region/region-wiring";
 import type { PaymentDeps } from "./payment-deps";
@@ -13,30 +13,31 @@ let deps: PaymentDeps | undefined;
 
 /** The payment operations' ports on DynamoDB and the HTTP PSP, built once per process from the environment. */
 export function paymentDeps(config: AppConfig = loadConfig()): PaymentDeps {
+  const claimDb = () => claimDocumentClient(config.claimRegion, config.claimMode === "mrsc");
   deps ??= {
     // Every ledger write is fenced by the Region control, so a Region that was failed away from stops writing.
     ledger: fencedLedger(
       new DynamoLedger(documentClient(), config.ledgerTable, config.regionRole),
       regionGate(config),
     ),
-    claims: new ClaimStore(
-      claimDocumentClient(config.claimRegion, config.claimMode === "mrsc"),
-      config.claimTable,
-      {
-        windowS: config.keyWindowS,
-        takeoverMarginMs: config.takeoverMarginMs,
-        clock,
-      },
-    ),
+    claims: new ClaimStore(claimDb(), config.claimTable, {
+      windowS: config.keyWindowS,
+      takeoverMarginMs: config.takeoverMarginMs,
+      clock,
+    }),
     psp: new HttpPsp(config.pspUrl, () => config.pspApiKey),
+    // The budget's buckets live beside the claims: one table per Region that calls the PSP, or the shared one.
+    pspBudget: new DynamoPspBudget(claimDb(), config.claimTable, budgetRatesOf(config), clock),
     config,
     clock,
   };
   return deps;
 }
 
-/** The resolver's own PSP rate cap, shared by all its invocations through the claim table. */
-export function resolverRateCap(d: PaymentDeps): RateCap {
-  const db = claimDocumentClient(d.config.claimRegion, d.config.claimMode === "mrsc");
-  return new RateCap(db, d.config.claimTable, "resolver", d.config.resolverRatePerS, d.clock);
+function budgetRatesOf(config: AppConfig) {
+  return {
+    accountPerS: config.pspRatePerS,
+    endpointPerS: config.pspEndpointRatePerS,
+    resolverPerS: config.resolverRatePerS,
+  };
 }

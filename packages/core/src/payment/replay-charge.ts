@@ -1,6 +1,8 @@
 import { chargeKeyOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
-import type { PspReply } from "../psp/psp-port";
+import type { PspOrigin, PspReply } from "../psp/psp-port";
+import type { PspEndpoint, Slot } from "../psp-budget/psp-budget";
+import { withinBudget } from "../psp-budget/within-budget";
 import type { PaymentDeps } from "./payment-deps";
 import { unsafeNotFoundIsDecline } from "./payment-test-switches";
 import { pastPspKeyWindow } from "./psp-key-window";
@@ -12,19 +14,42 @@ export const NO_CHARGE_AT_PSP = "no_charge_at_psp";
  * Calls the PSP for a payment's charge with its derived key while the PSP still remembers that key;
  * after its window, or when the key's saved result is an error, looks the charge up by our reference
  * instead (Part 1: never replay an old key, a forgotten key is a new charge). Every call gets only what
- * is left until `untilMs` (our clock), so a lookup after a saved error cannot stretch the request's deadline.
+ * is left until `untilMs` (our clock), so a lookup after a saved error cannot stretch the request's deadline,
+ * and each goes in a slot of the PSP budget (a 429 is sent again with the same key while time is left).
  */
-export async function replayCharge(deps: PaymentDeps, row: PaymentRow, untilMs: number): Promise<PspReply> {
-  const left = () => untilMs - deps.clock.now();
-  if (pastPspKeyWindow(deps, row.created_at)) {
-    return judgeLookup(deps, row, await deps.psp.findCharge(row.payment_id, left()));
-  }
+export async function replayCharge(
+  deps: PaymentDeps,
+  row: PaymentRow,
+  untilMs: number,
+  call: { origin: PspOrigin; slot?: Slot } = { origin: "live" },
+): Promise<PspReply> {
+  const budgeted = (endpoint: PspEndpoint, slot: Slot | undefined, send: (t: number) => Promise<PspReply>) =>
+    withinBudget(
+      deps.pspBudget,
+      deps.clock,
+      { endpoint, origin: call.origin, untilMs, slot, maxWaitMs: maxWaitOf(deps, call.origin) },
+      send,
+    );
+  const lookup = (slot?: Slot) =>
+    budgeted("GET /v1/charges", slot, (t) => deps.psp.findCharge(row.payment_id, t, call.origin));
+  if (pastPspKeyWindow(deps, row.created_at)) return judgeLookup(deps, row, await lookup());
   const { amount, currency, payment_method } = row;
   const params = { amount, currency, payment_method, reference: row.payment_id };
-  const reply = await deps.psp.charge(chargeKeyOf(row.payment_id), params, left());
+  const key = chargeKeyOf(row.payment_id);
+  const reply = await budgeted("POST /v1/charges", call.slot, (t) =>
+    deps.psp.charge(key, params, t, call.origin),
+  );
   if (reply.kind !== "saved-error") return reply;
-  return judgeLookup(deps, row, await deps.psp.findCharge(row.payment_id, left()));
+  return judgeLookup(deps, row, await lookup());
 }
+
+/** How long a PSP call may wait for a budget slot: a live buyer is waiting, the resolver is not. */
+export function maxWaitOf(deps: PaymentDeps, origin: PspOrigin): number {
+  return origin === "live" ? deps.config.pspBudgetMaxWaitMs : RESOLVER_SLOT_WAIT_MS;
+}
+
+/** The resolver waits this long for a slot before it ends its pass as rate-limited (the next pass goes on). */
+const RESOLVER_SLOT_WAIT_MS = 5_000;
 
 // "Not found by our reference" may be a search index that lags behind the charge: it becomes a decline
 // only once the settle period has passed both since the charge attempt and since the first lookup that

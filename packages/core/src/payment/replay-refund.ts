@@ -1,24 +1,36 @@
 import { refundKeyOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
-import type { PspReply } from "../psp/psp-port";
+import type { PspOrigin, PspReply } from "../psp/psp-port";
+import type { PspEndpoint } from "../psp-budget/psp-budget";
+import { withinBudget } from "../psp-budget/within-budget";
 import type { PaymentDeps } from "./payment-deps";
 import { pastPspKeyWindow } from "./psp-key-window";
+import { maxWaitOf } from "./replay-charge";
 
 /**
  * Replays a refund attempt with its derived key while the PSP still remembers the key; after the window,
  * or when the key's saved result is an error, looks the refund up by the charge instead, since a replayed
  * forgotten key would be a new refund request (Part 1).
  */
-export async function replayRefund(deps: PaymentDeps, row: PaymentRow, untilMs: number): Promise<PspReply> {
-  const left = () => untilMs - deps.clock.now();
+export async function replayRefund(
+  deps: PaymentDeps,
+  row: PaymentRow,
+  untilMs: number,
+  origin: PspOrigin = "resolver",
+): Promise<PspReply> {
+  const budgeted = (endpoint: PspEndpoint, send: (t: number) => Promise<PspReply>) =>
+    withinBudget(
+      deps.pspBudget,
+      deps.clock,
+      { endpoint, origin, untilMs, maxWaitMs: maxWaitOf(deps, origin) },
+      send,
+    );
   const charge = row.psp_charge ?? "";
-  if (pastPspKeyWindow(deps, row.refund_started_at ?? row.updated_at))
-    return deps.psp.findRefund(charge, left());
-  const reply = await deps.psp.refund(
-    refundKeyOf(row.payment_id, row.refund_attempt),
-    charge,
-    row.payment_id,
-    left(),
+  const lookup = () => budgeted("GET /v1/refunds", (t) => deps.psp.findRefund(charge, t, origin));
+  if (pastPspKeyWindow(deps, row.refund_started_at ?? row.updated_at)) return lookup();
+  const key = refundKeyOf(row.payment_id, row.refund_attempt);
+  const reply = await budgeted("POST /v1/refunds", (t) =>
+    deps.psp.refund(key, charge, row.payment_id, t, origin),
   );
-  return reply.kind === "saved-error" ? deps.psp.findRefund(charge, left()) : reply;
+  return reply.kind === "saved-error" ? lookup() : reply;
 }

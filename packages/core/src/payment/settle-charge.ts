@@ -4,8 +4,9 @@ import type { PaymentDeps } from "./payment-deps";
 
 /**
  * Applies the PSP's answer to a charge as an allowed move by compare-and-set. An unknown outcome
- * moves PENDING to UNKNOWN, never to FAILED. If someone else (webhook, resolver) moved the row
- * first, the row as they left it is the answer.
+ * moves PENDING to UNKNOWN, never to FAILED; a request the PSP did not run (429, no budget slot) moves
+ * nothing, and the resolver sends it later with the same key. If someone else (webhook, resolver) moved
+ * the row first, the row as they left it is the answer.
  */
 export async function settleCharge(
   deps: PaymentDeps,
@@ -14,6 +15,11 @@ export async function settleCharge(
   expected?: PaymentRow,
 ): Promise<PaymentRow> {
   const now = deps.clock.now();
+  if (reply.kind === "rate-limited") {
+    const row = await deps.ledger.getPayment(paymentId);
+    if (!row) throw new Error(`payment ${paymentId} vanished from the ledger`);
+    return row;
+  }
   const move =
     reply.kind === "done"
       ? deps.ledger.move({ paymentId, to: "SUCCEEDED", set: { psp_charge: reply.id }, now, expected })

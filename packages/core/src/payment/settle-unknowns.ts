@@ -1,6 +1,5 @@
 import { scopeOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
-import type { RateCap } from "../rate/rate-cap";
 import { settleRefund } from "./cancel-payment";
 import type { PaymentDeps } from "./payment-deps";
 import type { PaymentState } from "./payment-state";
@@ -51,7 +50,6 @@ export async function listUnsettled(deps: PaymentDeps, limit = 100): Promise<Pay
  */
 export async function settleUnknowns(
   deps: PaymentDeps,
-  cap: RateCap,
   limit = 100,
   onProgress?: ResolverProgress,
 ): Promise<ResolverReport> {
@@ -66,21 +64,27 @@ export async function settleUnknowns(
     // The index is read once; another resolver may have settled the row since.
     const row = await deps.ledger.getPayment(listed.payment_id);
     if (row?.state !== listed.state) continue;
-    if (!(await cap.take())) return { ...report, rateLimited: true };
     report.examined += 1;
-    const after = await settleOne(deps, row);
+    const { after, notRun } = await settleOne(deps, row);
     onProgress?.({ payment_id: row.payment_id, from: row.state, to: after.state });
     if (after.state !== row.state)
       report.settled.push({ payment_id: row.payment_id, from: row.state, to: after.state });
     else report.unresolved.push({ payment_id: row.payment_id, state: row.state });
+    // No slot in the PSP budget (live payments come first), or a 429: the next pass goes on from here.
+    if (notRun) return { ...report, rateLimited: true };
   }
   return report;
 }
 
-async function settleOne(deps: PaymentDeps, row: PaymentRow): Promise<PaymentRow> {
+async function settleOne(
+  deps: PaymentDeps,
+  row: PaymentRow,
+): Promise<{ after: PaymentRow; notRun: boolean }> {
   const until = deps.clock.now() + PSP_TIMEOUT_MS;
   const refund = row.state === "REFUND_UNKNOWN" || row.state === "REFUND_PENDING";
-  const reply = refund ? await replayRefund(deps, row, until) : await replayCharge(deps, row, until);
+  const reply = refund
+    ? await replayRefund(deps, row, until, "resolver")
+    : await replayCharge(deps, row, until, { origin: "resolver" });
   const settled = refund
     ? await settleRefund(deps, row, reply)
     : await settleCharge(deps, row.payment_id, reply, row);
@@ -94,7 +98,7 @@ async function settleOne(deps: PaymentDeps, row: PaymentRow): Promise<PaymentRow
   const answer = renderPayment(settled);
   if (!refund && answer.kind === "final")
     await deps.claims.table.rewriteAnswer(scopeOf(row.caller, row.client_key), answer);
-  return settled;
+  return { after: settled, notRun: reply.kind === "rate-limited" };
 }
 
 const backoffMs = (attempts: number): number =>

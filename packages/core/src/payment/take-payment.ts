@@ -9,6 +9,8 @@ import type { ClaimAnswer } from "../claim/claim-answer";
 import { type ClaimContext, claimContext, withClaimContext } from "../claim/claim-context";
 import { ClaimLost } from "../claim/claim-table";
 import { paymentIdOf, scopeOf } from "../ids/derive-ids";
+import type { Slot } from "../psp-budget/psp-budget";
+import { slotWaitMs } from "../psp-budget/within-budget";
 import type { PaymentDeps } from "./payment-deps";
 import { findRefusal, Refusal } from "./payment-errors";
 import { fingerprintOf, type PaymentRequest } from "./payment-request";
@@ -128,6 +130,8 @@ async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAns
         "the request reached its deadline before it could start; nothing ran",
       );
   }
+  // A new payment takes its PSP slot before anything is written, so a spent budget refuses it whole.
+  const slot = ctx.durableRow ? undefined : await liveChargeSlot(deps, p);
   const { row, existing } = await placeDurableGuard(deps, p);
   ctx.paymentId = row.payment_id;
   if (isChargeFinal(row.state)) {
@@ -138,8 +142,31 @@ async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAns
   if (remaining <= 0)
     return renderPayment(await settleCharge(deps, row.payment_id, { kind: "unknown", reason: "deadline" }));
   ctx.sideEffectStarted = true;
-  const reply = await replayCharge(deps, row, p.deadline_at);
+  const reply = await replayCharge(deps, row, p.deadline_at, { origin: "live", slot });
   return renderPayment(await settleCharge(deps, row.payment_id, reply, row));
+}
+
+/**
+ * Reserves the PSP slot for a new payment's charge. When the budget has none within the wait, the buyer hears
+ * 503 with Retry-After and nothing is charged or written (the claim is released); a payment the ledger already
+ * holds answers from its row instead, since its outcome may not be "nothing".
+ */
+async function liveChargeSlot(deps: PaymentDeps, p: ChargePayload): Promise<Slot> {
+  const most = deps.config.pspBudgetMaxWaitMs;
+  // Past the deadline there is no slot worth having: this is the deadline check again (and off with it).
+  const wait = unsafeNoDeadlineCheck() ? most : slotWaitMs(deps.clock, p.deadline_at, most);
+  const slot: Slot =
+    wait >= 0
+      ? await deps.pspBudget.reserve("POST /v1/charges", "live", wait)
+      : { granted: false, retryAfterMs: 1_000 };
+  if (slot.granted || (await deps.ledger.getLocator(p.caller, p.key))) return slot;
+  const retryAfterS = Math.max(1, Math.ceil(slot.retryAfterMs / 1000));
+  throw new Refusal(
+    "psp-unavailable",
+    `our share of the PSP's rate limit is spent for the next ${retryAfterS} s; nothing was charged or written. ` +
+      "Retry with the same Idempotency-Key after Retry-After.",
+    retryAfterS,
+  );
 }
 
 async function render(deps: PaymentDeps, answer: ClaimAnswer, replayed: boolean): Promise<Rendered> {

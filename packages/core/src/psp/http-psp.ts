@@ -1,8 +1,9 @@
-import type { ChargeParams, PspPort, PspReply } from "./psp-port";
-import { classifyCharge, classifyRefund } from "./psp-replies";
+import type { ChargeParams, PspOrigin, PspPort, PspReply } from "./psp-port";
+import { classifyCharge, classifyRefund, retryAfterMsOf } from "./psp-replies";
 
 type PspUnknown = { kind: "unknown"; reason: string };
-type HttpAnswer = { kind: "http"; status: number; body: unknown; replayed: boolean };
+type PspNotRun = Extract<PspReply, { kind: "rate-limited" }>;
+type HttpAnswer = { kind: "http"; status: number; body: unknown; replayed: boolean; retryAfterMs: number };
 type Listed = { id: string; status?: string; decline_code?: string };
 
 /** The most pages one lookup reads; a reference names one payment, so more means something is wrong. */
@@ -16,18 +17,27 @@ export class HttpPsp implements PspPort {
     private readonly apiKey: string | (() => string),
   ) {}
 
-  async charge(key: string, params: ChargeParams, timeoutMs: number): Promise<PspReply> {
-    const res = await this.post("/v1/charges", key, params, timeoutMs);
-    return res.kind === "unknown" ? res : classifyCharge(res.status, res.body, res.replayed);
+  async charge(key: string, params: ChargeParams, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
+    const res = await this.post("/v1/charges", key, params, timeoutMs, origin);
+    if (res.kind === "unknown") return res;
+    return classifyCharge(res.status, res.body, res.replayed, res.retryAfterMs);
   }
 
-  async refund(key: string, charge: string, reference: string, timeoutMs: number): Promise<PspReply> {
-    const res = await this.post("/v1/refunds", key, { charge, reference }, timeoutMs);
-    return res.kind === "unknown" ? res : classifyRefund(res.status, res.body, res.replayed);
+  async refund(
+    key: string,
+    charge: string,
+    reference: string,
+    timeoutMs: number,
+    origin?: PspOrigin,
+  ): Promise<PspReply> {
+    const res = await this.post("/v1/refunds", key, { charge, reference }, timeoutMs, origin);
+    if (res.kind === "unknown") return res;
+    return classifyRefund(res.status, res.body, res.replayed, res.retryAfterMs);
   }
 
-  async findCharge(reference: string, timeoutMs: number): Promise<PspReply> {
-    const listed = await this.listAll(`/v1/charges?reference=${encodeURIComponent(reference)}`, timeoutMs);
+  async findCharge(reference: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
+    const path = `/v1/charges?reference=${encodeURIComponent(reference)}`;
+    const listed = await this.listAll(path, timeoutMs, origin);
     if (!Array.isArray(listed)) return listed;
     const ok = listed.find((c) => c.status === "succeeded");
     if (ok) return { kind: "done", id: ok.id };
@@ -37,8 +47,8 @@ export class HttpPsp implements PspPort {
     return { kind: "not-found" };
   }
 
-  async findRefund(charge: string, timeoutMs: number): Promise<PspReply> {
-    const listed = await this.listAll(`/v1/refunds?charge=${encodeURIComponent(charge)}`, timeoutMs);
+  async findRefund(charge: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
+    const listed = await this.listAll(`/v1/refunds?charge=${encodeURIComponent(charge)}`, timeoutMs, origin);
     if (!Array.isArray(listed)) return listed;
     const ok = listed.find((r) => r.status === undefined || r.status === "succeeded");
     return ok ? { kind: "done", id: ok.id } : { kind: "not-found" };
@@ -46,13 +56,18 @@ export class HttpPsp implements PspPort {
 
   // Reads every page (`has_more`, `starting_after`) within one time budget: a match on a later page
   // must not read as "not found".
-  private async listAll(path: string, timeoutMs: number): Promise<Listed[] | PspUnknown> {
+  private async listAll(
+    path: string,
+    timeoutMs: number,
+    origin?: PspOrigin,
+  ): Promise<Listed[] | PspUnknown | PspNotRun> {
     const until = Date.now() + timeoutMs;
     const all: Listed[] = [];
     for (let page = 0, after = ""; page < MAX_PAGES; page++) {
       const url = `${this.baseUrl}${path}&limit=100${after ? `&starting_after=${encodeURIComponent(after)}` : ""}`;
-      const res = await this.call(url, { headers: this.headers() }, until - Date.now());
+      const res = await this.call(url, { headers: this.headers(origin) }, until - Date.now());
       if (res.kind === "unknown") return res;
+      if (res.status === 429) return { kind: "rate-limited", retryAfterMs: res.retryAfterMs, by: "psp" };
       if (res.status !== 200) return { kind: "unknown", reason: `lookup answered ${res.status}` };
       const body = res.body as { data?: Listed[]; has_more?: boolean };
       all.push(...(body.data ?? []));
@@ -63,18 +78,24 @@ export class HttpPsp implements PspPort {
     return { kind: "unknown", reason: `lookup ran past ${MAX_PAGES} pages` };
   }
 
-  private post(path: string, key: string, body: unknown, timeoutMs: number) {
+  private post(path: string, key: string, body: unknown, timeoutMs: number, origin?: PspOrigin) {
     const init = {
       method: "POST",
       body: JSON.stringify(body),
-      headers: { ...this.headers(), "idempotency-key": key },
+      headers: { ...this.headers(origin), "idempotency-key": key },
     };
     return this.call(`${this.baseUrl}${path}`, init, timeoutMs);
   }
 
-  private headers(): Record<string, string> {
+  // The origin rides in the User-Agent, so that the PSP's logs (and the fake PSP's stats) can tell live calls
+  // from the resolver's replays when someone asks who used the rate limit.
+  private headers(origin: PspOrigin = "live"): Record<string, string> {
     const key = typeof this.apiKey === "function" ? this.apiKey() : this.apiKey;
-    return { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    return {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      "user-agent": `effectively-once (${origin})`,
+    };
   }
 
   private async call(url: string, init: RequestInit, timeoutMs: number): Promise<HttpAnswer | PspUnknown> {
@@ -87,6 +108,7 @@ export class HttpPsp implements PspPort {
         status: res.status,
         body,
         replayed: res.headers.get("idempotent-replayed") === "true",
+        retryAfterMs: retryAfterMsOf(res.headers.get("retry-after")),
       };
     } catch (err) {
       return {

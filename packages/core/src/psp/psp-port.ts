@@ -4,8 +4,13 @@ export type PspReply =
   | { kind: "declined"; declineCode: string; id?: string }
   /** A saved error for this key: the PSP will answer it again for as long as it keeps the key. */
   | { kind: "saved-error"; status: number }
-  /** No answer, a timeout, a 5xx, a 429: the outcome is unknown, never "failed". */
+  /** No answer, a timeout, a fresh 5xx: the outcome is unknown, never "failed". */
   | { kind: "unknown"; reason: string }
+  /**
+   * Not run: the PSP answered 429 (Stripe saves no result for it), or our own PSP budget had no slot in time.
+   * Nothing was charged or refunded; the same key may be sent again after `retryAfterMs`.
+   */
+  | { kind: "rate-limited"; retryAfterMs: number; by: "psp" | "budget" }
   /** A lookup by our reference found nothing: maybe a lagging index, not yet proof of no charge. */
   | { kind: "not-found" }
   /** The PSP definitely refused this refund attempt (a 4xx with a reason); nothing was refunded. */
@@ -20,12 +25,21 @@ export interface ChargeParams {
   reference: string;
 }
 
+/** Who calls the PSP: a live payment, or the resolver's replay (sent as the User-Agent, for the PSP's logs). */
+export type PspOrigin = "live" | "resolver";
+
 /** The card processor, always called with a derived idempotency key. */
 export interface PspPort {
-  charge(key: string, params: ChargeParams, timeoutMs: number): Promise<PspReply>;
-  refund(key: string, charge: string, reference: string, timeoutMs: number): Promise<PspReply>;
+  charge(key: string, params: ChargeParams, timeoutMs: number, origin?: PspOrigin): Promise<PspReply>;
+  refund(
+    key: string,
+    charge: string,
+    reference: string,
+    timeoutMs: number,
+    origin?: PspOrigin,
+  ): Promise<PspReply>;
   /** Looks a charge up by our reference, every page of it, for a saved error or a forgotten key. */
-  findCharge(reference: string, timeoutMs: number): Promise<PspReply>;
+  findCharge(reference: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply>;
   /** Looks a charge's refunds up, for a refund whose key the PSP may have forgotten. */
-  findRefund(charge: string, timeoutMs: number): Promise<PspReply>;
+  findRefund(charge: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply>;
 }

@@ -1,4 +1,4 @@
-import { paymentDeps, regionGate, resolverRateCap, settleUnknowns } from "@eo/core";
+import { paymentDeps, regionGate, settleUnknowns } from "@eo/core";
 import { logger } from "../shared/observability";
 
 /** The scheduled resolver: settles unknown and stale payments and refunds with their derived keys. */
@@ -6,7 +6,7 @@ export async function handler(): Promise<Awaited<ReturnType<typeof settleUnknown
   const deps = paymentDeps();
   // Only the active Region replays PSP calls; the standby's turn comes when it is promoted.
   if (!(await regionGate().isActive())) return { passive: true };
-  const report = await settleUnknowns(deps, resolverRateCap(deps));
+  const report = await settleUnknowns(deps);
   if (report.examined > 0) logger.info("resolver pass", { ...report });
   // An anomaly stays on every pass's report until a person settles it with the PSP (README runbook).
   if (report.anomalies.length > 0)

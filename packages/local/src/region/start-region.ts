@@ -13,6 +13,7 @@ import {
 import { type JobRunner, scheduledJobs } from "../stack/scheduled-jobs";
 import type { Emulators } from "../stack/start-emulators";
 import { regionDocumentClient } from "./control-table";
+import { readLedgerBacklog } from "./ledger-backlog";
 import type { RegionFlags } from "./region-flags";
 import type { RegionLambdas } from "./region-lambdas";
 import { startRegionPollers } from "./region-pollers";
@@ -102,7 +103,7 @@ function apiRoutesOn(lambdas: RegionLambdas): Route[] {
   });
 }
 
-/** The `/_local` routes about this Region (its jobs, its merchants), then the global ones. */
+/** The `/_local` routes about this Region (its jobs, its merchants, its ledger's backlog), then the global ones. */
 function regionRoutes(input: RegionInput, jobs: JobRunner): LocalRoutes {
   const db = regionDocumentClient(input.emulators, input.role);
   const table = input.emulators.regions[input.role].consumerTable;
@@ -113,6 +114,12 @@ function regionRoutes(input: RegionInput, jobs: JobRunner): LocalRoutes {
     if (req.method === "GET" && merchant?.[1]) {
       const id = decodeURIComponent(merchant[1]);
       return { status: 200, body: await readMerchantBalance(db, table, id, input.balanceShards) };
+    }
+    if (req.method === "GET" && url.pathname === "/_local/backlog") {
+      return {
+        status: 200,
+        body: await readLedgerBacklog(db, input.emulators.regions[input.role].ledgerTable),
+      };
     }
     return input.globalRoutes(req, url, body);
   };

@@ -8,6 +8,8 @@ import { problem } from "../runtime/http-front";
 export interface LocalRouteSources {
   health: () => Promise<{ ok: boolean; services: Record<string, boolean>; pids: Record<string, number> }>;
   pspCharges: () => unknown;
+  /** The fake PSP's cumulative counters (by endpoint, origin, 429s, outage), which a load generator diffs. */
+  pspStats: () => unknown;
   sesEndpoint: string;
   runJob: (name: string) => Promise<unknown>;
   jobNames: () => string[];
@@ -41,6 +43,7 @@ export function localRoutes(src: LocalRouteSources): LocalRoutes {
       if (route === "POST /_local/clock") return moveClock(body);
       if (route === "GET /_local/clock") return { status: 200, body: { now: clock.now() } };
       if (route === "GET /_local/psp/charges") return { status: 200, body: src.pspCharges() };
+      if (route === "GET /_local/psp/stats") return { status: 200, body: src.pspStats() };
       if (route === "GET /_local/emails") return emails(src.sesEndpoint, url.searchParams.get("to"));
       const job = /^POST \/_local\/run\/([\w-]+)$/.exec(route);
       if (job?.[1]) return runJob(src, job[1]);

@@ -18,6 +18,7 @@ import type { LocalRoutes } from "../runtime/http-front";
 import { EVENTS_MAX_RECEIVE_COUNT, EVENTS_VISIBILITY_TIMEOUT_S } from "./create-resources";
 import { regionHandlerEnv } from "./handler-env";
 import { localRoutes } from "./local-routes";
+import { pspRateLimitsFromEnv } from "./psp-rate-limits";
 import { type PushService, startPushService } from "./push-service";
 import type { JobRunner } from "./scheduled-jobs";
 import { type EmulatorPorts, type Emulators, startEmulators } from "./start-emulators";
@@ -160,6 +161,7 @@ async function startPsp(opts: StackOptions, apiUrl: string): Promise<FakePsp> {
       firstMs: opts.webhookDelayMs ?? Number(process.env.PSP_WEBHOOK_DELAY_MS ?? 2_000),
     },
     ...opts.psp,
+    rateLimits: opts.psp?.rateLimits ?? pspRateLimitsFromEnv(),
   });
 }
 
@@ -229,6 +231,7 @@ function globalRoutes({
   const base = localRoutes({
     health,
     pspCharges: () => psp.charges(),
+    pspStats: () => psp.stats(),
     sesEndpoint: emulators.endpoints.ses,
     runJob: async () => undefined,
     jobNames: () => [],

@@ -29,6 +29,7 @@ export type DiscrepancyKind =
   | "refunded-not-refunded"
   | "stale-unknown";
 
+/** One thing the PSP and the ledger disagree on, named by the payment and, where there is one, the charge. */
 export interface Discrepancy {
   kind: DiscrepancyKind;
   payment_id: string;
@@ -46,6 +47,13 @@ export interface Reconciliation {
 
 // Stripe-like PSPs answer currencies in lower case; the ledger keeps ISO 4217's upper case.
 const upper = (currency: string) => currency.toUpperCase();
+
+/** How many discrepancies of each kind a reconciliation found (the kinds it found, in report order). */
+export function discrepancyCounts(r: Reconciliation): Map<DiscrepancyKind, number> {
+  const kinds = new Map<DiscrepancyKind, number>();
+  for (const d of r.discrepancies) kinds.set(d.kind, (kinds.get(d.kind) ?? 0) + 1);
+  return kinds;
+}
 
 const CHARGED = new Set(["SUCCEEDED", "REFUND_PENDING", "REFUND_UNKNOWN", "REFUNDED"]);
 

@@ -1,0 +1,67 @@
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { Clock } from "../clock/clock";
+import type { PspOrigin } from "../psp/psp-port";
+import { GcraBuckets } from "./gcra-buckets";
+import { type BudgetRates, endpointRateOf, type PspBudget, type PspEndpoint, type Slot } from "./psp-budget";
+import { unsafeNoPspBudget, unsafeResolverQueuesLikeLive } from "./psp-budget-test-switches";
+
+/**
+ * The PSP budget on GCRA buckets in the claim table (home-Region, or the strongly consistent one), so it holds
+ * across every concurrent Lambda of the Region that calls the PSP. Rates are real time, never the test clock.
+ */
+export class DynamoPspBudget implements PspBudget {
+  private readonly buckets: GcraBuckets;
+
+  constructor(
+    db: DynamoDBDocumentClient,
+    table: string,
+    private readonly rates: BudgetRates,
+    expiryClock: Clock,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.buckets = new GcraBuckets(db, table, () => expiryClock.now());
+  }
+
+  async reserve(endpoint: PspEndpoint, origin: PspOrigin, maxWaitMs: number): Promise<Slot> {
+    const now = this.now();
+    if (unsafeNoPspBudget()) return { granted: true, atMs: now };
+    const interval = 1000 / endpointRateOf(this.rates);
+    if (origin === "live" || unsafeResolverQueuesLikeLive()) {
+      const own =
+        origin === "live" ? { granted: true as const, atMs: now } : await this.resolverTurn(now, maxWaitMs);
+      if (!own.granted) return own;
+      return this.buckets.queue(`psp#${endpoint}`, interval, now, now + maxWaitMs);
+    }
+    const own = await this.resolverTurn(now, maxWaitMs);
+    if (!own.granted) return own;
+    return this.idleSlot(endpoint, interval, now + maxWaitMs);
+  }
+
+  // The resolver's own cap comes first: however idle the PSP is, replays never go faster than it.
+  private async resolverTurn(now: number, maxWaitMs: number): Promise<Slot> {
+    const slot = await this.buckets.queue(
+      "psp#resolver",
+      1000 / this.rates.resolverPerS,
+      now,
+      now + maxWaitMs,
+    );
+    if (slot.granted) await sleep(slot.atMs - this.now());
+    return slot;
+  }
+
+  // Live payments have priority: the resolver takes an endpoint slot only when no live request has reserved
+  // one ahead of now, so a replay can delay a live request by one interval at most and never pushes it out.
+  private async idleSlot(endpoint: PspEndpoint, interval: number, latestMs: number): Promise<Slot> {
+    for (;;) {
+      const now = this.now();
+      const idle = await this.buckets.idle(`psp#${endpoint}`, interval, now);
+      if (idle.granted) return idle;
+      const wait = Math.max(1, idle.busyUntilMs - now);
+      if (now + wait > latestMs) return { granted: false, retryAfterMs: wait };
+      await sleep(wait);
+    }
+  }
+}
+
+const sleep = (ms: number): Promise<void> =>
+  ms > 0 ? new Promise((done) => setTimeout(done, ms)) : Promise.resolve();

@@ -1,0 +1,61 @@
+import type { Observed } from "./invariants";
+import type { BacklogView, LocalApi } from "./local-api";
+import type { PhoneRecord } from "./phone";
+
+type Row = { state: string; psp_charge?: string; amount?: number; merchant_id?: string };
+type Screen = {
+  shown: Array<{ replace_id: string | null }>;
+  alerts: number;
+  first_shown_at?: Record<string, number>;
+};
+
+/** Runs `f` over `items`, `width` at a time. */
+async function eachLimited<T>(items: T[], width: number, f: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) await f(items[next++] as T);
+    }),
+  );
+}
+
+/** Reads what the PSP and the ledger recorded about the run's phones, callers and merchants. */
+export async function observe(
+  api: LocalApi,
+  phones: PhoneRecord[],
+  merchants: string[],
+  tokenOf: (caller: string) => Promise<string>,
+): Promise<Observed & { firstShownAt: Map<string, number> }> {
+  const ids = new Set(phones.flatMap((p) => (p.payment_id ? [p.payment_id] : [])));
+  const charges = (await api.get<Observed["charges"]>("/_local/psp/charges")).body.filter((c) =>
+    ids.has(c.reference),
+  );
+  const rows = new Map<string, Row>();
+  await eachLimited(
+    phones.filter((p) => p.payment_id),
+    16,
+    async (p) => {
+      const got = await api.get<Row>(`/payments/${p.payment_id}`, await tokenOf(p.caller));
+      if (got.status === 200) rows.set(p.payment_id as string, got.body);
+    },
+  );
+  const merchantViews = new Map<string, { balance: number; credits: number }>();
+  await eachLimited(merchants, 16, async (m) => {
+    merchantViews.set(
+      m,
+      (await api.get<{ balance: number; credits: number }>(`/_local/merchants/${m}`)).body,
+    );
+  });
+  const screens = new Map<string, { shown: Set<string>; alerts: number }>();
+  const firstShownAt = new Map<string, number>();
+  await eachLimited([...new Set(phones.map((p) => p.caller))], 16, async (caller) => {
+    const view = (await api.get<Screen>(`/_local/devices/${encodeURIComponent(caller)}`)).body;
+    screens.set(caller, {
+      shown: new Set(view.shown.flatMap((s) => (s.replace_id ? [s.replace_id] : []))),
+      alerts: view.alerts,
+    });
+    for (const [id, at] of Object.entries(view.first_shown_at ?? {})) firstShownAt.set(id, at);
+  });
+  const backlog = (await api.get<BacklogView>("/_local/backlog")).body.total;
+  return { phones, charges, rows, merchants: merchantViews, screens, backlog, firstShownAt };
+}

@@ -1,0 +1,50 @@
+/**
+ * Open-loop load against the local stack on loopback: `npm run load -- --rate 40 --duration 30 [options]`.
+ * Starts the stack unless given `--url`; prints a progress line each second and a summary, writes report.json
+ * and report.html; exit 0 when every invariant holds, 1 when one breaks, 2 on usage.
+ */
+import { loadSettings, USAGE, UsageError } from "./lib/load/load-settings";
+import type { LoadReport } from "./lib/load/report-types";
+import { runLoad } from "./lib/load/run-load";
+import { writeReports } from "./lib/load/write-report";
+
+function printSummary(r: LoadReport, log: (line: string) => void): void {
+  const width = Math.max(...Object.keys(r.summary).map((k) => k.length));
+  log(`\nsummary (run ${r.run_id})`);
+  for (const [k, v] of Object.entries(r.summary)) log(`  ${k.padEnd(width)}  ${v}`);
+  log("\nlatency (ms from the planned tap)   p50     p90     p99   p99.9     max   count");
+  for (const [name, p] of Object.entries(r.latency))
+    log(
+      `  ${name.padEnd(32)} ${[p.p50, p.p90, p.p99, p.p999, p.max].map((n) => String(n).padStart(7)).join(" ")} ${String(p.count).padStart(7)}`,
+    );
+  if (r.cpu) {
+    log("\nCPU seconds while the load ran");
+    for (const [k, v] of Object.entries(r.cpu)) log(`  ${k.padEnd(width)}  ${v}`);
+  }
+  log("\ninvariants (from the PSP's and the ledger's records)");
+  for (const i of r.invariants) log(`  ${i.ok ? "ok  " : "FAIL"}  ${i.name}: ${i.detail}`);
+}
+
+async function main(): Promise<number> {
+  let settings: ReturnType<typeof loadSettings>;
+  try {
+    settings = loadSettings(process.argv.slice(2));
+  } catch (err) {
+    console.error(err instanceof UsageError || err instanceof TypeError ? `refused: ${err.message}` : err);
+    console.error(USAGE);
+    return 2;
+  }
+  const log = settings.json ? (l: string) => console.error(l) : (l: string) => console.log(l);
+  const report = await runLoad(settings, log);
+  const paths = await writeReports(settings.reportDir, report);
+  printSummary(report, log);
+  if (settings.json) console.log(JSON.stringify(report));
+  log(`\nreports: ${paths.json}\n         ${paths.html}`);
+  log(report.ok ? "result: every invariant holds (exit 0)" : "result: an invariant broke (exit 1)");
+  return report.ok ? 0 : 1;
+}
+
+process.exitCode = await main().catch((err: Error) => {
+  console.error(`load: ${err.stack ?? err.message}`);
+  return 1;
+});

@@ -1,0 +1,100 @@
+/**
+ * The nightly reconcile in AWS: its schedule in each Region, a function that can read the ledger and list the
+ * PSP, and the two alarms (a discrepancy, and a night with no finished run). Held to the issue, not to the stacks.
+ */
+import type { CapturedResource } from "./capture";
+import type { Invariant, View } from "./invariants";
+import { obj, str } from "./json";
+
+const ROLES = ["primary", "standby"] as const;
+const ALARM = "aws:cloudwatch/metricAlarm:MetricAlarm";
+
+/** Contract: when it runs, how long it may take, and where its Powertools metrics land. */
+export const RECONCILE = {
+  handler: "packages/functions/src/cron/reconcile.handler",
+  schedule: "cron(15 3 * * ? *)",
+  minTimeoutS: 300,
+  namespace: "EffectivelyOnce",
+  dimensions: { service: "effectively-once" },
+  discrepancies: "ReconcileDiscrepancies",
+  runs: "ReconcileRuns",
+} as const;
+
+const DAY_S = 86_400;
+const window = (a: CapturedResource) => Number(a.inputs.period) * Number(a.inputs.evaluationPeriods);
+
+/** A Region's alarms on one of the reconcile's metrics (namespace and dimension as the handler publishes them). */
+function alarmsOn(v: View, role: (typeof ROLES)[number], metric: string): CapturedResource[] {
+  return v
+    .ofType(ALARM)
+    .filter(
+      (a) =>
+        v.regionOf(a) === v.region(role) &&
+        a.inputs.metricName === metric &&
+        a.inputs.namespace === RECONCILE.namespace &&
+        JSON.stringify(a.inputs.dimensions) === JSON.stringify(RECONCILE.dimensions),
+    );
+}
+
+function functionProblems(v: View, role: (typeof ROLES)[number]): string[] {
+  const fns = v.functionsIn(role).filter((f) => f.inputs.handler === RECONCILE.handler);
+  if (fns.length !== 1) return [`${role}: ${fns.length} functions run ${RECONCILE.handler}, expected 1`];
+  const f = fns[0] as CapturedResource;
+  const out: string[] = [];
+  if (!(Number(f.inputs.timeout) >= RECONCILE.minTimeoutS))
+    out.push(`${role}: the reconcile's timeout is ${f.inputs.timeout} s, too short to page through a day`);
+  const env = v.env(f);
+  if (!v.tableIn(role, "LEDGER_TABLE").arn || !env.LEDGER_TABLE)
+    out.push(`${role}: the reconcile has no ledger table of its Region`);
+  if (!env.PSP_URL) out.push(`${role}: the reconcile has no PSP_URL`);
+  if (!("PspApiKey" in (v.linksOf(f) ?? {}))) out.push(`${role}: the reconcile is not linked to PspApiKey`);
+  const schedules = v
+    .ofType("aws:scheduler/schedule:Schedule")
+    .filter((s) => obj(s.inputs.target).arn === f.state.arn);
+  if (schedules.length !== 1) return [...out, `${role}: ${schedules.length} schedules invoke the reconcile`];
+  const s = schedules[0] as CapturedResource;
+  if (s.inputs.scheduleExpression !== RECONCILE.schedule)
+    out.push(`${role}: the reconcile runs on ${s.inputs.scheduleExpression}, expected ${RECONCILE.schedule}`);
+  const tz = str(s.inputs.scheduleExpressionTimezone);
+  if (tz && tz !== "UTC") out.push(`${role}: the reconcile's schedule is in ${tz}, not UTC`);
+  if (s.inputs.state !== "ENABLED") out.push(`${role}: the reconcile's schedule is ${s.inputs.state}`);
+  if (v.regionOf(s) !== v.region(role)) out.push(`${role}: the reconcile's schedule is in ${v.regionOf(s)}`);
+  return out;
+}
+
+function alarmProblems(v: View, role: (typeof ROLES)[number]): string[] {
+  const out: string[] = [];
+  const found = alarmsOn(v, role, RECONCILE.discrepancies);
+  const discrepancy = found.find(
+    (a) =>
+      a.inputs.comparisonOperator === "GreaterThanThreshold" &&
+      a.inputs.threshold === 0 &&
+      window(a) >= DAY_S &&
+      Number(a.inputs.datapointsToAlarm ?? a.inputs.evaluationPeriods) === 1,
+  );
+  if (!discrepancy)
+    out.push(`${role}: no alarm on any ${RECONCILE.discrepancies} > 0 over a day (found ${found.length})`);
+  const runs = alarmsOn(v, role, RECONCILE.runs);
+  // Missing data must page: a reconcile that never ran publishes nothing at all.
+  const notRun = runs.find(
+    (a) =>
+      a.inputs.comparisonOperator === "LessThanThreshold" &&
+      a.inputs.threshold === 1 &&
+      a.inputs.treatMissingData === "breaching" &&
+      window(a) > DAY_S &&
+      window(a) <= 2 * DAY_S,
+  );
+  if (!notRun)
+    out.push(
+      `${role}: no alarm when no reconcile finished for a day, missing data breaching (found ${runs.length})`,
+    );
+  return out;
+}
+
+/** Each Region runs the nightly reconcile at 03:15 UTC and alarms on a discrepancy and on a night without a run. */
+export const nightlyReconcile: Invariant = {
+  name: "the nightly reconcile's schedule, function and alarms in each Region",
+  check(v) {
+    return ROLES.flatMap((role) => [...functionProblems(v, role), ...alarmProblems(v, role)]);
+  },
+};
