@@ -45,6 +45,7 @@ function print(r: Reconciliation, runId: string, log: (l: string) => void): void
       .join(", ") || "nothing";
   log(`summary (run ${runId}):`);
   log(`  PSP charges ${r.charges}, ledger payments ${r.rows}, matched ${r.matched.count} (${sums})`);
+  log(`  too recent ${r.too_recent} (no row yet, charged just before or during the ledger scan: next run)`);
   for (const [k, n] of discrepancyCounts(r)) log(`  ${k.padEnd(26)} ${n}`);
   for (const d of r.discrepancies.slice(0, 50))
     log(`    ${d.kind}  ${d.payment_id}  ${d.charge ?? "-"}  ${d.detail}`);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { advanceClock } from "../../packages/core/src/clock/clock";
 import { paymentIdOf } from "../../packages/core/src/ids/derive-ids";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
@@ -71,8 +72,9 @@ describe("the nightly reconcile cron", () => {
   });
 
   it("publishes a lost payment as a discrepancy and does not fail the run; the log names it, never the card", async () => {
-    // prepare
+    // prepare: two minutes on, the charge still has no row (a younger one's row could still be in flight)
     const lost = await orphanCharge();
+    advanceClock(2 * 60_000);
     // act
     const run = await nightlyRun((handler) => handler());
     // assess
@@ -81,6 +83,7 @@ describe("the nightly reconcile cron", () => {
     expect(run.metric("ReconcileRuns")).toEqual([1]);
     expect(run.logged).toContain(lost);
     expect(run.logged).toContain("charge-without-row");
+    expect(run.logged).toContain('"too_recent":0');
     expect(run.logged).not.toContain("pm_1");
   });
 

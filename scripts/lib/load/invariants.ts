@@ -32,7 +32,7 @@ function result(name: string, bad: string[], counted: string): InvariantResult {
 function oneChargePerKey(o: Observed): InvariantResult {
   const perRef = new Map<string, number>();
   for (const c of o.charges) perRef.set(c.reference, (perRef.get(c.reference) ?? 0) + 1);
-  const orderOf = new Map(o.phones.flatMap((p) => (p.payment_id ? [[p.payment_id, p.order.order_id]] : [])));
+  const orderOf = new Map(o.phones.flatMap((p) => [...p.payment_ids].map((id) => [id, p.order.order_id])));
   const perOrder = new Map<string, number>();
   for (const c of o.charges) {
     const order = orderOf.get(c.reference) ?? c.reference;

@@ -27,6 +27,12 @@ export interface LoadSettings {
   /** Lifts the PSP's limits and our budget far above any rate (the stack's own ceiling). */
   liftCaps: boolean;
   json: boolean;
+  /** UNSAFE, tests only (never from the command line): phones make a new key per retry, to show the check fail. */
+  unsafeNewKeyPerRetry?: boolean;
+  /** Tests only: a shorter horizon for the phones' client than its 45 s. */
+  phoneHorizonMs?: number;
+  /** Tests only: how long to wait for the stack to settle after the run (default 180 s). */
+  quietWithinMs?: number;
 }
 
 export const USAGE = `usage: npm run load -- --rate <n/s> --duration <s> [options]

@@ -19,26 +19,27 @@ async function eachLimited<T>(items: T[], width: number, f: (item: T) => Promise
   );
 }
 
+/** The PSP's succeeded charges (`/_local/psp/charges`). */
+export async function pspCharges(api: LocalApi): Promise<Observed["charges"]> {
+  return (await api.get<Observed["charges"]>("/_local/psp/charges")).body;
+}
+
 /** Reads what the PSP and the ledger recorded about the run's phones, callers and merchants. */
 export async function observe(
   api: LocalApi,
   phones: PhoneRecord[],
   merchants: string[],
   tokenOf: (caller: string) => Promise<string>,
+  chargesBefore: Set<string>,
 ): Promise<Observed & { firstShownAt: Map<string, number> }> {
-  const ids = new Set(phones.flatMap((p) => (p.payment_id ? [p.payment_id] : [])));
-  const charges = (await api.get<Observed["charges"]>("/_local/psp/charges")).body.filter((c) =>
-    ids.has(c.reference),
-  );
+  // Every charge the PSP made since the run began, whoever asked for it: a charge no phone heard of is a finding.
+  const charges = (await pspCharges(api)).filter((c) => !chargesBefore.has(c.id));
   const rows = new Map<string, Row>();
-  await eachLimited(
-    phones.filter((p) => p.payment_id),
-    16,
-    async (p) => {
-      const got = await api.get<Row>(`/payments/${p.payment_id}`, await tokenOf(p.caller));
-      if (got.status === 200) rows.set(p.payment_id as string, got.body);
-    },
-  );
+  const owned = phones.flatMap((p) => [...p.payment_ids].map((id) => ({ id, caller: p.caller })));
+  await eachLimited(owned, 16, async ({ id, caller }) => {
+    const got = await api.get<Row>(`/payments/${id}`, await tokenOf(caller));
+    if (got.status === 200) rows.set(id, got.body);
+  });
   const merchantViews = new Map<string, { balance: number; credits: number }>();
   await eachLimited(merchants, 16, async (m) => {
     merchantViews.set(

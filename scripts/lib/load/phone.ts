@@ -1,4 +1,10 @@
-import { type ClientEvent, createPaymentsClient, memoryJournal, type PaymentsClient } from "@eo/client";
+import {
+  type ClientEvent,
+  createPaymentsClient,
+  DEFAULT_HORIZON_MS,
+  memoryJournal,
+  type PaymentsClient,
+} from "@eo/client";
 import type { PaymentRequest } from "@eo/contract";
 
 /** What one buyer did and heard, times in epoch ms (real time). */
@@ -9,6 +15,8 @@ export interface PhoneRecord {
   intendedAt: number;
   key?: string;
   payment_id?: string;
+  /** Every payment id the phone heard of (a client that changes keys makes several). */
+  payment_ids: Set<string>;
   firstAnswerAt?: number;
   /** The first answer's status, or "timeout" / "network". */
   firstStatus?: string;
@@ -19,8 +27,7 @@ export interface PhoneRecord {
   statuses: string[];
 }
 
-/** How long a buyer keeps asking "did it go through?" after the client's own horizon. */
-const RESOLVE_FOR_MS = 90_000;
+/** How often a buyer asks "did it go through?" once the client's horizon has passed, for as long again as it. */
 const RESOLVE_EVERY_MS = 3_000;
 
 /** A phone per caller: the project's client with its journal, so every retry carries the key born before the first send. */
@@ -33,16 +40,18 @@ export class Phones {
   constructor(
     private readonly baseUrl: string,
     private readonly tokenOf: (caller: string) => Promise<string>,
+    private readonly opts: { horizonMs?: number; unsafeNewKeyPerRetry?: boolean } = {},
   ) {}
 
   /** One tap: pay, and when the client gives up with "processing", resolve until final or the bound. */
   async tap(caller: string, order: PaymentRequest, intendedAt: number, onFirst: (r: PhoneRecord) => void) {
-    const rec: PhoneRecord = { caller, order, intendedAt, attempts: 0, statuses: [] };
+    const rec: PhoneRecord = { caller, order, intendedAt, attempts: 0, statuses: [], payment_ids: new Set() };
     this.listeners.set(order.order_id, (e) => this.observe(rec, e, onFirst));
     const client = this.clientOf(caller);
     const paid = await client.pay(order);
     rec.key = paid.key ?? rec.key;
     if ("payment_id" in paid && paid.payment_id) rec.payment_id = paid.payment_id;
+    if (rec.payment_id) rec.payment_ids.add(rec.payment_id);
     rec.outcome = paid.kind;
     if (paid.kind === "processing") await this.resolveUntilFinal(client, rec);
     if (rec.outcome !== "processing" && rec.outcome !== "refused") rec.finalAt = Date.now();
@@ -52,10 +61,13 @@ export class Phones {
   }
 
   private async resolveUntilFinal(client: PaymentsClient, rec: PhoneRecord): Promise<void> {
-    const until = rec.intendedAt + RESOLVE_FOR_MS;
+    const until = rec.intendedAt + 2 * (this.opts.horizonMs ?? DEFAULT_HORIZON_MS);
     while (Date.now() < until) {
       const r = await client.resolve(rec.order.order_id);
-      if ("payment_id" in r && r.payment_id) rec.payment_id = r.payment_id;
+      if ("payment_id" in r && r.payment_id) {
+        rec.payment_id = r.payment_id;
+        rec.payment_ids.add(r.payment_id);
+      }
       if (r.kind !== "processing") {
         rec.outcome = r.kind;
         return;
@@ -70,7 +82,7 @@ export class Phones {
     if (e.type === "answer" && e.op === "pay") rec.attempts += 1;
     const status = e.type === "answer" ? String(e.status) : e.why;
     if (e.op === "pay") rec.statuses.push(status);
-    if (e.type === "answer" && e.payment_id) rec.payment_id = e.payment_id;
+    if (e.type === "answer" && e.payment_id) rec.payment_ids.add(e.payment_id);
     if (rec.firstAnswerAt === undefined && e.op === "pay") {
       rec.firstAnswerAt = Date.now();
       rec.firstStatus = status;
@@ -92,6 +104,8 @@ export class Phones {
         token: () => this.tokenOf(caller),
         journal: memoryJournal(),
         onEvent: (e) => this.route(e),
+        ...(this.opts.horizonMs ? { horizonMs: this.opts.horizonMs } : {}),
+        ...(this.opts.unsafeNewKeyPerRetry ? { unsafeTestOnly: { newKeyPerRetry: true } } : {}),
       });
       this.clients.set(caller, client);
     }

@@ -1,7 +1,7 @@
 import type { BacklogView, LocalApi } from "./local-api";
 
 /** How long the generator waits for the stack to settle everything after the last phone is done. */
-const QUIET_WITHIN_MS = 180_000;
+export const QUIET_WITHIN_MS = 180_000;
 
 /**
  * Runs the resolver and the sweeps until the ledger's backlog is empty and `settled()` holds (notifications
@@ -11,9 +11,10 @@ export async function quiesce(
   api: LocalApi,
   settled: () => Promise<boolean>,
   log: (line: string) => void,
+  withinMs = QUIET_WITHIN_MS,
 ): Promise<number> {
   const started = Date.now();
-  for (let pass = 1; Date.now() - started < QUIET_WITHIN_MS; pass++) {
+  for (let pass = 1; Date.now() - started < withinMs; pass++) {
     await api.post("/_local/run/resolver");
     await api.post("/_local/run/sweeps");
     const backlog = (await api.get<BacklogView>("/_local/backlog")).body.total;

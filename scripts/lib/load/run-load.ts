@@ -6,7 +6,7 @@ import { cpuSnapshot, cpuSpent } from "./cpu";
 import { checkInvariants } from "./invariants";
 import type { LoadSettings } from "./load-settings";
 import { LocalApi } from "./local-api";
-import { observe } from "./observe";
+import { observe, pspCharges } from "./observe";
 import { type PhoneRecord, Phones } from "./phone";
 import { quiesce } from "./quiesce";
 import type { LoadReport } from "./report-types";
@@ -91,7 +91,10 @@ const sleepUntil = (at: number) => new Promise((done) => setTimeout(done, Math.m
 async function offer(s: LoadSettings, api: LocalApi, cast: Cast, sampler: Sampler, startedAt: number) {
   const random = seededRandom(s.seed);
   const times = arrivalTimes(s.rateFrom, s.rateTo, s.durationS, random);
-  const phones = new Phones(api.baseUrl, cast.tokenOf);
+  const phones = new Phones(api.baseUrl, cast.tokenOf, {
+    horizonMs: s.phoneHorizonMs,
+    unsafeNewKeyPerRetry: s.unsafeNewKeyPerRetry,
+  });
   const taps: Array<Promise<PhoneRecord>> = [];
   if (s.outage) {
     const { startS, lengthS } = s.outage;
@@ -117,6 +120,11 @@ async function offer(s: LoadSettings, api: LocalApi, cast: Cast, sampler: Sample
   return Promise.all(taps);
 }
 
+const SETTLED = [
+  "every SUCCEEDED payment notified",
+  "no payment left unknown; answers agree with the ledger",
+];
+
 /** One load run: start (or reach) the stack, offer the load, quiesce, check, and report. */
 export async function runLoad(s: LoadSettings, log: (line: string) => void): Promise<LoadReport> {
   const stack = s.url ? undefined : await startStack(s, log);
@@ -130,6 +138,7 @@ export async function runLoad(s: LoadSettings, log: (line: string) => void): Pro
     await armFaults(api, s);
     const pids = { ...(health.pids ?? {}), ...(stack ? { "stack (handlers, pollers)": stack.pid } : {}) };
     const cpuBefore = await cpuSnapshot({ ...pids, "load generator": process.pid });
+    const chargesBefore = new Set((await pspCharges(api)).map((c) => c.id));
     const startedAt = Date.now() + 200;
     const sampler = new Sampler(api, startedAt);
     await sampler.baseline();
@@ -145,10 +154,13 @@ export async function runLoad(s: LoadSettings, log: (line: string) => void): Pro
     await api.del("/_local/faults");
     const cpu = cpuSpent(cpuBefore, await cpuSnapshot({ ...pids, "load generator": process.pid }));
     const merchants = [...cast.merchants, cast.hot];
+    // Settled: nothing unknown and every success on its phone; a double charge never settles, so it is not asked.
     const notifiedAll = async () =>
-      checkInvariants(await observe(api, records, merchants, cast.tokenOf)).every((r) => r.ok);
-    const quietMs = await quiesce(api, notifiedAll, log);
-    const observed = await observe(api, records, merchants, cast.tokenOf);
+      checkInvariants(await observe(api, records, merchants, cast.tokenOf, chargesBefore))
+        .filter((r) => SETTLED.includes(r.name))
+        .every((r) => r.ok);
+    const quietMs = await quiesce(api, notifiedAll, log, s.quietWithinMs);
+    const observed = await observe(api, records, merchants, cast.tokenOf, chargesBefore);
     const invariants = checkInvariants(observed);
     return summarize({
       s,

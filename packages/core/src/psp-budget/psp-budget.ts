@@ -10,8 +10,13 @@ export const PSP_ENDPOINTS: readonly PspEndpoint[] = [
   "GET /v1/refunds",
 ];
 
-/** A reserved moment to send one PSP request (real time, ms), or how long until one could be had. */
-export type Slot = { granted: true; atMs: number } | { granted: false; retryAfterMs: number };
+/**
+ * A reserved moment to send one PSP request (real time, ms) and the endpoint's spacing between slots, or how
+ * long until one could be had.
+ */
+export type Slot =
+  | { granted: true; atMs: number; spacingMs?: number }
+  | { granted: false; retryAfterMs: number };
 
 /** Our share of the PSP's rate limits, held across every concurrent invocation. */
 export interface PspBudget {

@@ -41,7 +41,10 @@ export async function withinBudget(
         ? await budget.reserve(req.endpoint, req.origin, wait)
         : { granted: false, retryAfterMs: 1_000 };
     if (!slot.granted) return { kind: "rate-limited", retryAfterMs: slot.retryAfterMs, by: "budget" };
-    await sleep(slot.atMs - Date.now());
+    await sendTimeOf(req.endpoint, slot);
+    // A busy process can wake far past its slot: then the call is not worth sending, and nothing ran.
+    if (req.untilMs - clock.now() < MIN_PSP_CALL_MS / 2)
+      return { kind: "rate-limited", retryAfterMs: 1_000, by: "budget" };
     const reply = await send(req.untilMs - clock.now());
     if (reply.kind !== "rate-limited") return reply;
     if (unsafe429IsUnknown()) return { kind: "unknown", reason: "PSP answered 429" };
@@ -49,6 +52,28 @@ export async function withinBudget(
     await sleep(reply.retryAfterMs);
     slot = undefined;
   }
+}
+
+/** This process's sends to each endpoint in the last second (real time, oldest first). */
+const recentSends = new Map<PspEndpoint, number[]>();
+
+/**
+ * Waits for the slot, and then keeps this process's sends to an endpoint within the budget's rate over any
+ * sliding second. Timers that fire late fire together: without this, requests of several slots would leave in
+ * one burst when the event loop was busy (locally every handler shares one), and the PSP counts a sliding second.
+ */
+async function sendTimeOf(endpoint: PspEndpoint, slot: Extract<Slot, { granted: true }>): Promise<void> {
+  await sleep(slot.atMs - Date.now());
+  const perSecond = Math.max(1, Math.floor(1000 / (slot.spacingMs ?? 1)));
+  const sent = recentSends.get(endpoint) ?? [];
+  recentSends.set(endpoint, sent);
+  for (;;) {
+    const now = Date.now();
+    while (sent.length > 0 && (sent[0] as number) <= now - 1000) sent.shift();
+    if (sent.length < perSecond) break;
+    await sleep((sent[0] as number) + 1000 - now + 1);
+  }
+  sent.push(Date.now());
 }
 
 const sleep = (ms: number): Promise<void> =>

@@ -37,12 +37,27 @@ export interface Discrepancy {
   detail: string;
 }
 
-/** What reconciliation found: what matched (counts and sums per currency) and each discrepancy. */
+/**
+ * What reconciliation found: what matched (counts and sums per currency), each discrepancy, and how many charges
+ * with no row it left to the next run because their row may still be in flight (`too_recent`).
+ */
 export interface Reconciliation {
   matched: { count: number; sums: Record<string, number> };
   charges: number;
+  /** The rows judged: those created in the period, and those from the look-back that a listed charge names. */
   rows: number;
+  too_recent: number;
   discrepancies: Discrepancy[];
+}
+
+/** What a comparison judges by: its clock and staleness, the period's start, and where "too recent" begins. */
+export interface CompareWindow {
+  now: number;
+  staleMs: number;
+  /** A row created before this (read in the look-back) is judged only when a listed charge names it. */
+  sinceMs: number;
+  /** A charge with no row created at or after this (ms) is counted as too recent, not reported. */
+  recentFromMs: number;
 }
 
 // Stripe-like PSPs answer currencies in lower case; the ledger keeps ISO 4217's upper case.
@@ -61,25 +76,18 @@ const CHARGED = new Set(["SUCCEEDED", "REFUND_PENDING", "REFUND_UNKNOWN", "REFUN
 export function reconcile(
   charges: PspChargeRecord[],
   rows: LedgerPayment[],
-  o: { now: number; staleMs: number },
+  o: CompareWindow,
 ): Reconciliation {
   const succeeded = charges.filter((c) => c.status === "succeeded");
   const byReference = new Map(succeeded.map((c) => [c.reference, c]));
-  const rowById = new Map(rows.map((r) => [r.payment_id, r]));
-  const out: Discrepancy[] = [];
+  const rowIds = new Set(rows.map((r) => r.payment_id));
+  const orphans = chargesWithoutRow(succeeded, rowIds, o.recentFromMs);
+  // A look-back row that no charge names belongs to an earlier period, whose run judged it.
+  const judged = rows.filter((r) => r.created_at >= o.sinceMs || byReference.has(r.payment_id));
+  const out: Discrepancy[] = [...orphans.discrepancies];
   const sums: Record<string, number> = {};
   let matched = 0;
-  for (const c of succeeded) {
-    if (!rowById.has(c.reference)) {
-      out.push({
-        kind: "charge-without-row",
-        payment_id: c.reference,
-        charge: c.id,
-        detail: `${c.amount} ${c.currency} charged, no ledger row`,
-      });
-    }
-  }
-  for (const r of rows) {
+  for (const r of judged) {
     const found = judgeRow(r, byReference.get(r.payment_id), o);
     out.push(...found);
     const c = byReference.get(r.payment_id);
@@ -91,16 +99,38 @@ export function reconcile(
   return {
     matched: { count: matched, sums },
     charges: succeeded.length,
-    rows: rows.length,
+    rows: judged.length,
+    too_recent: orphans.tooRecent,
     discrepancies: out,
   };
 }
 
-function judgeRow(
-  r: LedgerPayment,
-  c: PspChargeRecord | undefined,
-  o: { now: number; staleMs: number },
-): Discrepancy[] {
+/**
+ * The charges no row read names: lost payments, except those made since `recentFromMs`, whose row may not have
+ * been written when the ledger was scanned; those are only counted, and the next run judges them.
+ */
+function chargesWithoutRow(
+  succeeded: PspChargeRecord[],
+  rowIds: Set<string>,
+  recentFromMs: number,
+): { discrepancies: Discrepancy[]; tooRecent: number } {
+  const discrepancies: Discrepancy[] = [];
+  let tooRecent = 0;
+  for (const c of succeeded) {
+    if (rowIds.has(c.reference)) continue;
+    if (c.created * 1000 >= recentFromMs) tooRecent += 1;
+    else
+      discrepancies.push({
+        kind: "charge-without-row",
+        payment_id: c.reference,
+        charge: c.id,
+        detail: `${c.amount} ${c.currency} charged, no ledger row`,
+      });
+  }
+  return { discrepancies, tooRecent };
+}
+
+function judgeRow(r: LedgerPayment, c: PspChargeRecord | undefined, o: CompareWindow): Discrepancy[] {
   const d = (kind: DiscrepancyKind, detail: string): Discrepancy => ({
     kind,
     payment_id: r.payment_id,

@@ -1,3 +1,4 @@
+import { clock } from "../clock/clock";
 import { type Reconciliation, reconcile } from "./compare-records";
 import type { ReadProgress, ReconcileSources } from "./reconcile-sources";
 
@@ -10,6 +11,20 @@ export const DEFAULT_STALE_MS = 60 * 60_000;
  */
 export const NIGHTLY_PERIOD_MS = 25 * 3_600_000;
 
+/**
+ * How far before the period the ledger is read: a charge in the period can belong to a row written earlier (a
+ * payment just before the start, or one the resolver replayed hours later). Replays reuse the PSP key, which the
+ * PSP keeps for 24 h, so no charge names a row older than that.
+ */
+export const LEDGER_LOOKBACK_MS = 24 * 3_600_000;
+
+/**
+ * How long before the ledger scan began a charge with no row is still too recent to call lost: its request may
+ * not yet have written the row the scan would have read (and a charge made after the scan began has none to read).
+ * It also covers the PSP's `created`, whole seconds rounded down, and a little skew between its clock and ours.
+ */
+export const ROW_IN_FLIGHT_GRACE_MS = 60_000;
+
 /** What a reconciliation reads and when: the start of its period and the clock its staleness is judged by. */
 export interface ReconcileRun {
   sinceMs: number;
@@ -20,7 +35,8 @@ export interface ReconcileRun {
 }
 
 /**
- * Reads both sides for the period (the PSP first, then the ledger, every page of each) and compares them.
+ * Reads both sides for the period (the ledger first, then the PSP, every page of each) and compares them.
+ * Ledger first: a SUCCEEDED row is written after its charge, so every row the scan reads has its charge listed.
  * Read-only; an error reading either side throws, since an unread side is not a match.
  */
 export async function reconcileSince(sources: ReconcileSources, run: ReconcileRun): Promise<Reconciliation> {
@@ -28,7 +44,13 @@ export async function reconcileSince(sources: ReconcileSources, run: ReconcileRu
     (side: "psp" | "ledger"): ReadProgress =>
     (n) =>
       run.progress?.(side, n);
+  const scanStart = clock.now();
+  const rows = await sources.payments(run.sinceMs - LEDGER_LOOKBACK_MS, told("ledger"));
   const charges = await sources.charges(Math.floor(run.sinceMs / 1000), told("psp"));
-  const rows = await sources.payments(run.sinceMs, told("ledger"));
-  return reconcile(charges, rows, { now: run.now, staleMs: run.staleMs });
+  return reconcile(charges, rows, {
+    now: run.now,
+    staleMs: run.staleMs,
+    sinceMs: run.sinceMs,
+    recentFromMs: scanStart - ROW_IN_FLIGHT_GRACE_MS,
+  });
 }

@@ -7,6 +7,6 @@ export type ReadProgress = (n: number) => void;
 export interface ReconcileSources {
   /** Every PSP charge created since `sinceS` (unix seconds), failed ones included. */
   charges(sinceS: number, progress: ReadProgress): Promise<PspChargeRecord[]>;
-  /** The ledger's payment rows created since `sinceMs`. */
+  /** The ledger's payment rows created since `sinceMs` (reconcileSince asks from before its period: the look-back). */
   payments(sinceMs: number, progress: ReadProgress): Promise<LedgerPayment[]>;
 }

@@ -31,6 +31,7 @@ export async function handler(): Promise<{ passive: true } | Reconciliation> {
     charges: report.charges,
     rows: report.rows,
     matched: report.matched,
+    too_recent: report.too_recent,
     discrepancies: Object.fromEntries(discrepancyCounts(report)),
   });
   if (report.discrepancies.length > 0)
