@@ -35,7 +35,14 @@ export interface InfraConfig {
   /** The SNS APNs platform: `APNS` for production stages, `APNS_SANDBOX` otherwise. */
   apnsPlatform: "APNS" | "APNS_SANDBOX";
   /** Handler tunables passed as plain environment variables. */
-  tunables: { deadlineMs: number; keyWindowS: number; resolverRatePerS: number };
+  tunables: {
+    deadlineMs: number;
+    keyWindowS: number;
+    /** Our share of the PSP's rate limits (requests/s), from the deployer's environment: ask the PSP for yours. */
+    pspRatePerS: number;
+    pspEndpointRatePerS: number;
+    resolverRatePerS: number;
+  };
 }
 
 /** The stage whose resources are retained and deletion-protected. */
@@ -99,8 +106,24 @@ export function readConfig(stage: string, env: NodeJS.ProcessEnv = process.env):
     emailSender,
     emailFrom: emailSender.includes("@") ? emailSender : `receipts@${emailSender}`,
     apnsPlatform,
-    tunables: { deadlineMs: 5000, keyWindowS: 3600, resolverRatePerS: 10 },
+    tunables: {
+      deadlineMs: 5000,
+      keyWindowS: 3600,
+      pspRatePerS: ratePerS(env, "PSP_RATE_PER_S", 90),
+      pspEndpointRatePerS: ratePerS(env, "PSP_ENDPOINT_RATE_PER_S", 22),
+      resolverRatePerS: ratePerS(env, "RESOLVER_RATE_PER_S", 10),
+    },
   };
+}
+
+/** A rate cap from the deployer's environment, or its default; anything but a positive number stops the deploy. */
+function ratePerS(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new Error(`${name} must be a positive number of requests/s, not "${raw}"`);
+  return n;
 }
 
 /**

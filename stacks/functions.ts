@@ -72,6 +72,8 @@ function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<stri
     CLAIM_MODE: config.claimMode,
     DEADLINE_MS: String(config.tunables.deadlineMs),
     KEY_WINDOW_S: String(config.tunables.keyWindowS),
+    PSP_RATE_PER_S: String(config.tunables.pspRatePerS),
+    PSP_ENDPOINT_RATE_PER_S: String(config.tunables.pspEndpointRatePerS),
     RESOLVER_RATE_PER_S: String(config.tunables.resolverRatePerS),
     PSP_URL: secrets.pspUrl.value,
     PUSH_APNS_APP_ARN: pushEmail.apns.arn,

@@ -49,6 +49,8 @@ const LAMBDA_ENV: Record<string, string> = {
   CLAIM_MODE: "home",
   DEADLINE_MS: "5000",
   KEY_WINDOW_S: "3600",
+  PSP_RATE_PER_S: "90",
+  PSP_ENDPOINT_RATE_PER_S: "22",
   RESOLVER_RATE_PER_S: "10",
   PSP_URL: "https://psp.example.com",
   PUSH_APNS_APP_ARN: "arn:aws:sns:us-east-1:123456789012:app/APNS/offline",

@@ -50,7 +50,8 @@ export const PROBLEM_KINDS = {
   "psp-unavailable": {
     status: 503,
     title: "Payment Processor Unavailable",
-    means: "The PSP could not be asked; nothing was charged. Retry with the same key after Retry-After.",
+    means:
+      "The PSP could not be asked within the request's deadline (our share of its rate limit is spent); nothing was charged or written. Retry with the same key after Retry-After.",
   },
   "region-passive": {
     status: 503,

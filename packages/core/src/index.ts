@@ -18,6 +18,7 @@ export * from "./inbox/handle-event";
 export * from "./inbox/inbox-transaction";
 export * from "./inbox/injected-crash";
 export * from "./inbox/worker-wiring";
+export * from "./ledger/count-index";
 export * from "./ledger/dynamo-ledger";
 export * from "./ledger/ledger-items";
 export * from "./ledger/ledger-port";

@@ -4,10 +4,9 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  QueryCommand,
   ScanCommand,
 } from "@aws-sdk/lib-dynamodb";
-import { DynamoRegionControlStore, type RegionControl, type RegionRole } from "@eo/core";
+import { countLedgerIndex, DynamoRegionControlStore, type RegionControl, type RegionRole } from "@eo/core";
 import type { RegionSide } from "./region-side";
 
 /** One Region's tables, as the failover script finds them (SST outputs, flags, or the local stack's names). */
@@ -58,8 +57,8 @@ export function dynamoSide(
         .send(new DeleteCommand({ TableName: tables.ledger, Key: canaryKey(id) }))
         .catch(ignoreConditional);
     },
-    outboxBacklog: () => countIndex(db, tables.ledger, ["OUTBOX"]),
-    unknownPayments: () => countIndex(db, tables.ledger, ["SWEEP#PENDING", "SWEEP#UNKNOWN"]),
+    outboxBacklog: () => countLedgerIndex(db, tables.ledger, ["OUTBOX"]),
+    unknownPayments: () => countLedgerIndex(db, tables.ledger, ["SWEEP#PENDING", "SWEEP#UNKNOWN"]),
     openClaims: (now) => countOpenClaims(db, tables.claims, now),
     hasPayment: async (paymentId) =>
       Boolean(
@@ -77,28 +76,6 @@ export function dynamoSide(
     // Re-sending a young outbox item is safe: the same event id meets the queue's dedup and the worker's inbox.
     runSweeps: () => ops.runJob("sweeps", { source: "failover", outbox_older_than_s: 0 }),
   };
-}
-
-async function countIndex(db: DynamoDBDocumentClient, table: string, keys: string[]): Promise<number> {
-  let n = 0;
-  for (const key of keys) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await db.send(
-        new QueryCommand({
-          TableName: table,
-          IndexName: "gsi1",
-          KeyConditionExpression: "gsi1pk = :pk",
-          ExpressionAttributeValues: { ":pk": key },
-          Select: "COUNT",
-          ExclusiveStartKey: start,
-        }),
-      );
-      n += page.Count ?? 0;
-      start = page.LastEvaluatedKey;
-    } while (start);
-  }
-  return n;
 }
 
 // The claim table has no index on status; a failover is rare and the table holds about an hour of keys.

@@ -120,6 +120,25 @@ async function offer(s: LoadSettings, api: LocalApi, cast: Cast, sampler: Sample
   return Promise.all(taps);
 }
 
+/** One sample a second, one at a time: a slow read must not let two samples race for the same counters. */
+function tickEverySecond(sampler: Sampler, log: (line: string) => void) {
+  let stopped = false;
+  const done = (async () => {
+    for (let next = Date.now() + 1_000; !stopped; next += 1_000) {
+      await sleepUntil(next);
+      const sample = await sampler.tick().catch(() => undefined);
+      if (sample) log(progressLine(sample));
+      if (Date.now() > next + 1_000) next = Date.now();
+    }
+  })();
+  return {
+    done,
+    stop: () => {
+      stopped = true;
+    },
+  };
+}
+
 const SETTLED = [
   "every SUCCEEDED payment notified",
   "no payment left unknown; answers agree with the ledger",
@@ -142,15 +161,9 @@ export async function runLoad(s: LoadSettings, log: (line: string) => void): Pro
     const startedAt = Date.now() + 200;
     const sampler = new Sampler(api, startedAt);
     await sampler.baseline();
-    const timer = setInterval(
-      () =>
-        void sampler.tick().then(
-          (x) => log(progressLine(x)),
-          () => undefined,
-        ),
-      1_000,
-    );
-    const records = await offer(s, api, cast, sampler, startedAt).finally(() => clearInterval(timer));
+    const ticking = tickEverySecond(sampler, log);
+    const records = await offer(s, api, cast, sampler, startedAt).finally(() => ticking.stop());
+    await ticking.done;
     await api.del("/_local/faults");
     const cpu = cpuSpent(cpuBefore, await cpuSnapshot({ ...pids, "load generator": process.pid }));
     const merchants = [...cast.merchants, cast.hot];

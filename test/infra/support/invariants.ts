@@ -43,6 +43,8 @@ export const CONTRACT = {
     "CLAIM_MODE",
     "DEADLINE_MS",
     "KEY_WINDOW_S",
+    "PSP_RATE_PER_S",
+    "PSP_ENDPOINT_RATE_PER_S",
     "RESOLVER_RATE_PER_S",
     "PSP_URL",
     "PUSH_APNS_APP_ARN",
@@ -50,7 +52,13 @@ export const CONTRACT = {
     "EMAIL_FROM",
     "REGION_ROLE",
   ],
-  tunables: { DEADLINE_MS: "5000", KEY_WINDOW_S: "3600", RESOLVER_RATE_PER_S: "10" },
+  tunables: {
+    DEADLINE_MS: "5000",
+    KEY_WINDOW_S: "3600",
+    PSP_RATE_PER_S: "90",
+    PSP_ENDPOINT_RATE_PER_S: "22",
+    RESOLVER_RATE_PER_S: "10",
+  },
 } as const;
 
 const TABLE_WRITES = [

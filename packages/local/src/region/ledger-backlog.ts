@@ -1,4 +1,5 @@
-import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { countLedgerIndex } from "@eo/core";
 
 const STATES = ["PENDING", "UNKNOWN", "REFUND_PENDING", "REFUND_UNKNOWN"] as const;
 
@@ -10,28 +11,8 @@ export type LedgerBacklog = Record<(typeof STATES)[number], number> & { total: n
  * "unknown backlog", read from the same sparse index the resolver reads, every page of it.
  */
 export async function readLedgerBacklog(db: DynamoDBDocumentClient, table: string): Promise<LedgerBacklog> {
-  const counts = await Promise.all(STATES.map((state) => countIndex(db, table, `SWEEP#${state}`)));
+  const counts = await Promise.all(STATES.map((state) => countLedgerIndex(db, table, [`SWEEP#${state}`])));
   const out = Object.fromEntries(STATES.map((s, i) => [s, counts[i] ?? 0])) as LedgerBacklog;
   out.total = counts.reduce((a, b) => a + b, 0);
   return out;
-}
-
-async function countIndex(db: DynamoDBDocumentClient, table: string, pk: string): Promise<number> {
-  let n = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: table,
-        IndexName: "gsi1",
-        KeyConditionExpression: "gsi1pk = :pk",
-        ExpressionAttributeValues: { ":pk": pk },
-        Select: "COUNT",
-        ExclusiveStartKey: start,
-      }),
-    );
-    n += page.Count ?? 0;
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return n;
 }
