@@ -2,12 +2,19 @@
 export class LocalApi {
   constructor(readonly baseUrl: string) {}
 
+  /** A read, tried three times: after a load the stack can be slow to answer, and a check must not die of it. */
   async get<T>(path: string, token?: string): Promise<{ status: number; body: T }> {
-    const res = await fetch(`${this.baseUrl}${path}`, {
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      signal: AbortSignal.timeout(15_000),
-    });
-    return { status: res.status, body: (await res.json().catch(() => ({}))) as T };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const res = await fetch(`${this.baseUrl}${path}`, {
+          headers: token ? { authorization: `Bearer ${token}` } : {},
+          signal: AbortSignal.timeout(15_000),
+        });
+        return { status: res.status, body: (await res.json().catch(() => ({}))) as T };
+      } catch (err) {
+        if (attempt >= 3) throw err;
+      }
+    }
   }
 
   async post<T>(path: string, body: unknown = {}): Promise<{ status: number; body: T }> {

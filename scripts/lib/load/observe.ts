@@ -24,6 +24,27 @@ export async function pspCharges(api: LocalApi): Promise<Observed["charges"]> {
   return (await api.get<Observed["charges"]>("/_local/psp/charges")).body;
 }
 
+/**
+ * A phone that never heard its payment id (every answer lost or timed out) asks "did it go through?" once more
+ * with its key, as a buyer coming back would; an absent key becomes VOID, which after the run changes nothing.
+ */
+async function askUnheard(
+  api: LocalApi,
+  phones: PhoneRecord[],
+  tokenOf: (caller: string) => Promise<string>,
+): Promise<void> {
+  const unheard = phones.filter((p) => p.key && p.payment_ids.size === 0);
+  await eachLimited(unheard, 8, async (p) => {
+    const res = await fetch(`${api.baseUrl}/payments/resolve`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await tokenOf(p.caller)}`, "idempotency-key": p.key as string },
+      signal: AbortSignal.timeout(15_000),
+    }).catch(() => undefined);
+    const body = (await res?.json().catch(() => ({}))) as { payment_id?: string } | undefined;
+    if (body?.payment_id) p.payment_ids.add(body.payment_id);
+  });
+}
+
 /** Reads what the PSP and the ledger recorded about the run's phones, callers and merchants. */
 export async function observe(
   api: LocalApi,
@@ -32,6 +53,7 @@ export async function observe(
   tokenOf: (caller: string) => Promise<string>,
   chargesBefore: Set<string>,
 ): Promise<Observed & { firstShownAt: Map<string, number> }> {
+  await askUnheard(api, phones, tokenOf);
   // Every charge the PSP made since the run began, whoever asked for it: a charge no phone heard of is a finding.
   const charges = (await pspCharges(api)).filter((c) => !chargesBefore.has(c.id));
   const rows = new Map<string, Row>();
