@@ -120,16 +120,17 @@ async function offer(s: LoadSettings, api: LocalApi, cast: Cast, sampler: Sample
   return Promise.all(taps);
 }
 
-/** One sample a second, one at a time: a slow read must not let two samples race for the same counters. */
+/** One progress line a second from the generator's own counters; the stack's gauges are read beside it. */
 function tickEverySecond(sampler: Sampler, log: (line: string) => void) {
   let stopped = false;
+  const gauges = sampler.readInBackground();
   const done = (async () => {
     for (let next = Date.now() + 1_000; !stopped; next += 1_000) {
       await sleepUntil(next);
-      const sample = await sampler.tick().catch(() => undefined);
-      if (sample) log(progressLine(sample));
-      if (Date.now() > next + 1_000) next = Date.now();
+      log(progressLine(sampler.tick()));
     }
+    await gauges.stop();
+    sampler.tick();
   })();
   return {
     done,
