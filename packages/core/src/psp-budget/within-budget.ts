@@ -64,7 +64,8 @@ const recentSends = new Map<PspEndpoint, number[]>();
  */
 async function sendTimeOf(endpoint: PspEndpoint, slot: Extract<Slot, { granted: true }>): Promise<void> {
   await sleep(slot.atMs - Date.now());
-  const perSecond = Math.max(1, Math.floor(1000 / (slot.spacingMs ?? 1)));
+  // Never stricter than the bucket itself (22/s allows 22 a second, 4.4/s allows 5): it only breaks up bursts.
+  const perSecond = Math.max(1, Math.ceil(1000 / (slot.spacingMs ?? 1) - 1e-9));
   const sent = recentSends.get(endpoint) ?? [];
   recentSends.set(endpoint, sent);
   for (;;) {
