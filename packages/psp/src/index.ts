@@ -10,6 +10,7 @@ export type {
   WebhookDelivery,
   WebhookRetry,
 } from "./options";
+export { createRandom, type Random } from "./random";
 export { DEFAULT_ACCOUNT } from "./router";
 export { startFakePsp } from "./server";
 export { type SignatureCheck, signWebhook, verifyWebhookSignature } from "./signature";

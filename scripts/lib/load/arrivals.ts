@@ -1,15 +1,3 @@
-/** A small seeded PRNG (mulberry32): the same seed gives the same arrivals, buyers and merchants. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /**
  * The arrival times (ms from the start) of a Poisson process whose rate goes linearly from `fromPerS` to
  * `toPerS` over `durationS`: open loop, fixed in advance, so no answer can hold the next arrival back.

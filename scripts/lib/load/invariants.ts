@@ -107,6 +107,14 @@ function nothingUnknown(o: Observed): InvariantResult {
   );
 }
 
+/**
+ * The checks that say the stack has settled: nothing unknown and every success on its phone. A double charge
+ * never settles, so the quiesce does not wait for the other checks.
+ */
+export function checkSettled(o: Observed): boolean {
+  return notified(o).ok && nothingUnknown(o).ok;
+}
+
 /** The independent check of the run, from what the PSP and the ledger recorded. */
 export function checkInvariants(o: Observed): InvariantResult[] {
   return [oneChargePerKey(o), everyChargeInLedger(o), creditedOnce(o), notified(o), nothingUnknown(o)];

@@ -33,7 +33,7 @@ async function askUnheard(
   phones: PhoneRecord[],
   tokenOf: (caller: string) => Promise<string>,
 ): Promise<void> {
-  const unheard = phones.filter((p) => p.key && p.payment_ids.size === 0);
+  const unheard = phones.filter((p) => p.key && p.payment_ids.size === 0 && !p.askedAfterRun);
   await eachLimited(unheard, 8, async (p) => {
     const res = await fetch(`${api.baseUrl}/payments/resolve`, {
       method: "POST",
@@ -41,6 +41,8 @@ async function askUnheard(
       signal: AbortSignal.timeout(15_000),
     }).catch(() => undefined);
     const body = (await res?.json().catch(() => ({}))) as { payment_id?: string } | undefined;
+    // Asked once it answered: a stack too busy to answer is asked again on the next pass.
+    if (res?.ok) p.askedAfterRun = true;
     if (body?.payment_id) p.payment_ids.add(body.payment_id);
   });
 }

@@ -23,6 +23,8 @@ export interface PhoneRecord {
   finalAt?: number;
   outcome?: "succeeded" | "declined" | "voided" | "processing" | "refused";
   attempts: number;
+  /** Whether the check has already asked "did it go through?" for it after the run (once is enough). */
+  askedAfterRun?: boolean;
   /** Every answer's status, for the summary (503s from the budget, 409s, 202s). */
   statuses: string[];
 }

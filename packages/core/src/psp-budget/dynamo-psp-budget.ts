@@ -4,6 +4,7 @@ import type { PspOrigin } from "../psp/psp-port";
 import { GcraBuckets } from "./gcra-buckets";
 import { type BudgetRates, endpointRateOf, type PspBudget, type PspEndpoint, type Slot } from "./psp-budget";
 import { unsafeNoPspBudget, unsafeResolverQueuesLikeLive } from "./psp-budget-test-switches";
+import { sleep } from "./within-budget";
 
 /**
  * The PSP budget on GCRA buckets in the claim table (home-Region, or the strongly consistent one), so it holds
@@ -11,6 +12,8 @@ import { unsafeNoPspBudget, unsafeResolverQueuesLikeLive } from "./psp-budget-te
  */
 export class DynamoPspBudget implements PspBudget {
   private readonly buckets: GcraBuckets;
+  /** The spacing of an endpoint's slots (ms): the rates are fixed for the life of the process. */
+  private readonly interval: number;
 
   constructor(
     db: DynamoDBDocumentClient,
@@ -20,26 +23,23 @@ export class DynamoPspBudget implements PspBudget {
     private readonly now: () => number = Date.now,
   ) {
     this.buckets = new GcraBuckets(db, table, () => expiryClock.now());
+    this.interval = 1000 / endpointRateOf(rates);
   }
 
   async reserve(endpoint: PspEndpoint, origin: PspOrigin, maxWaitMs: number): Promise<Slot> {
     if (unsafeNoPspBudget()) return { granted: true, atMs: this.now() };
     const slot = await this.take(endpoint, origin, maxWaitMs);
-    return slot.granted ? { ...slot, spacingMs: 1000 / endpointRateOf(this.rates) } : slot;
+    return slot.granted ? { ...slot, spacingMs: this.interval } : slot;
   }
 
   private async take(endpoint: PspEndpoint, origin: PspOrigin, maxWaitMs: number): Promise<Slot> {
     const now = this.now();
-    const interval = 1000 / endpointRateOf(this.rates);
-    if (origin === "live" || unsafeResolverQueuesLikeLive()) {
-      const own =
-        origin === "live" ? { granted: true as const, atMs: now } : await this.resolverTurn(now, maxWaitMs);
+    if (origin === "resolver") {
+      const own = await this.resolverTurn(now, maxWaitMs);
       if (!own.granted) return own;
-      return this.buckets.queue(`psp#${endpoint}`, interval, now, now + maxWaitMs);
+      if (!unsafeResolverQueuesLikeLive()) return this.idleSlot(endpoint, now + maxWaitMs);
     }
-    const own = await this.resolverTurn(now, maxWaitMs);
-    if (!own.granted) return own;
-    return this.idleSlot(endpoint, interval, now + maxWaitMs);
+    return this.buckets.queue(`psp#${endpoint}`, this.interval, now, now + maxWaitMs);
   }
 
   // The resolver's own cap comes first: however idle the PSP is, replays never go faster than it.
@@ -56,10 +56,10 @@ export class DynamoPspBudget implements PspBudget {
 
   // Live payments have priority: the resolver takes an endpoint slot only when no live request has reserved
   // one ahead of now, so a replay can delay a live request by one interval at most and never pushes it out.
-  private async idleSlot(endpoint: PspEndpoint, interval: number, latestMs: number): Promise<Slot> {
+  private async idleSlot(endpoint: PspEndpoint, latestMs: number): Promise<Slot> {
     for (;;) {
       const now = this.now();
-      const idle = await this.buckets.idle(`psp#${endpoint}`, interval, now);
+      const idle = await this.buckets.idle(`psp#${endpoint}`, this.interval, now);
       if (idle.granted) return idle;
       const wait = Math.max(1, idle.busyUntilMs - now);
       if (now + wait > latestMs) return { granted: false, retryAfterMs: wait };
@@ -67,6 +67,3 @@ export class DynamoPspBudget implements PspBudget {
     }
   }
 }
-
-const sleep = (ms: number): Promise<void> =>
-  ms > 0 ? new Promise((done) => setTimeout(done, ms)) : Promise.resolve();

@@ -77,5 +77,6 @@ async function sendTimeOf(endpoint: PspEndpoint, slot: Extract<Slot, { granted: 
   sent.push(Date.now());
 }
 
-const sleep = (ms: number): Promise<void> =>
+/** A real-time wait; zero or less resolves at once. */
+export const sleep = (ms: number): Promise<void> =>
   ms > 0 ? new Promise((done) => setTimeout(done, ms)) : Promise.resolve();
