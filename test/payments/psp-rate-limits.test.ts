@@ -99,21 +99,6 @@ describe("the PSP's rate limit on the live path", () => {
     expect(rateLimitedAtPsp() - before).toBe(0);
   }, 60_000);
 
-  it("with the slot taken after the durable guard (guard off), a tap the budget refuses leaves a row for the resolver", async () => {
-    // prepare
-    stack().psp.setWebhookUrl(undefined);
-    useBudget(UNDER_THE_PSP);
-    process.env.EO_TEST_UNSAFE_SLOT_AFTER_GUARD = "1";
-    const all = await buyers(30, "late-slot");
-    // act
-    await tapAndRetry(all, false);
-    // assess: the buyer heard "processing", and a PENDING row waits to be charged after the buyer walked away
-    const processing = all.filter((b) => b.answers[0]?.status === 202);
-    expect(processing.length).toBeGreaterThan(0);
-    const first = processing[0] as Buyer;
-    expect((await tablesOf(stack()).payment(paymentIdOf(first.caller, first.key)))?.state).toBe("PENDING");
-  }, 60_000);
-
   it("the refused buyers retry with the same key after Retry-After: every one charged exactly once, no 429 at the PSP", async () => {
     // prepare
     stack().psp.setWebhookUrl(undefined);

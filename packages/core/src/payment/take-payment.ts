@@ -10,7 +10,6 @@ import { type ClaimContext, claimContext, withClaimContext } from "../claim/clai
 import { ClaimLost } from "../claim/claim-table";
 import { paymentIdOf, scopeOf } from "../ids/derive-ids";
 import type { Slot } from "../psp-budget/psp-budget";
-import { unsafeSlotAfterGuard } from "../psp-budget/psp-budget-test-switches";
 import { slotWaitMs } from "../psp-budget/within-budget";
 import type { PaymentDeps } from "./payment-deps";
 import { findRefusal, Refusal } from "./payment-errors";
@@ -132,7 +131,7 @@ async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAns
       );
   }
   // A new payment takes its PSP slot before anything is written, so a spent budget refuses it whole.
-  const slot = ctx.durableRow || unsafeSlotAfterGuard() ? undefined : await liveChargeSlot(deps, p);
+  const slot = ctx.durableRow ? undefined : await liveChargeSlot(deps, p);
   const { row, existing } = await placeDurableGuard(deps, p);
   ctx.paymentId = row.payment_id;
   if (isChargeFinal(row.state)) {

@@ -10,6 +10,3 @@ export const unsafeResolverQueuesLikeLive = (): boolean =>
 
 /** A PSP 429 is not retried and reads as an unknown outcome (the behaviour before the budget). */
 export const unsafe429IsUnknown = (): boolean => process.env.EO_TEST_UNSAFE_429_IS_UNKNOWN === "1";
-
-/** A new payment takes its PSP slot after the durable guard: a spent budget then leaves a row behind for the resolver. */
-export const unsafeSlotAfterGuard = (): boolean => process.env.EO_TEST_UNSAFE_SLOT_AFTER_GUARD === "1";
