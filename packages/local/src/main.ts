@@ -1,3 +1,4 @@
+import { renameSync, writeFileSync } from "node:fs";
 import { mintToken } from "./runtime/jwt";
 import { startLocalStack } from "./stack/start-stack";
 
@@ -25,6 +26,19 @@ const stack = await startLocalStack({
 });
 
 const { endpoints, regions } = stack.emulators;
+// A parent that started this stack on ports of 0 (the load generator, chaos's parallel stacks) learns them here.
+if (process.env.EO_READY_FILE) {
+  const ready = {
+    apiUrl: stack.apiUrl,
+    standbyUrl: stack.standbyUrl,
+    pspUrl: stack.psp.url,
+    endpoints,
+    pid: process.pid,
+  };
+  // Written whole, then renamed, so a reader never sees half of it.
+  writeFileSync(`${process.env.EO_READY_FILE}.tmp`, JSON.stringify(ready));
+  renameSync(`${process.env.EO_READY_FILE}.tmp`, process.env.EO_READY_FILE);
+}
 console.log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s
   API (primary)  ${stack.apiUrl}            (health: ${stack.apiUrl}/_local/health; Regions: /_local/regions)
   API (standby)  ${stack.standbyUrl}            (passive until a failover: npm run failover -- --local --to standby)

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { freePort } from "../../../packages/local/src/emulators/free-port";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { LoadSettings } from "./load-settings";
 
 /** The local stack the generator started, in its own process group so that it can be stopped by its id. */
@@ -11,10 +13,11 @@ export interface StartedStack {
 
 const READY_WITHIN_MS = 180_000;
 
-/** The environment of the stack: its ports, the resolver's schedule, the PSP's limits and our budget's caps. */
-async function stackEnv(s: LoadSettings): Promise<NodeJS.ProcessEnv> {
-  const ports = await Promise.all(Array.from({ length: 6 }, () => freePort()));
-  const [api, standby, psp, dynamodb, sqs, ses] = ports.map(String);
+/**
+ * The environment of the stack: ports of 0 (the stack binds what the kernel gives and writes them to its ready file,
+ * so parallel stacks never race for a port), the resolver's schedule, the PSP's limits and our budget's caps.
+ */
+function stackEnv(s: LoadSettings, readyFile: string): NodeJS.ProcessEnv {
   const lifted = s.liftCaps
     ? {
         FAKE_PSP_ACCOUNT_LIMIT_PER_S: "1000000",
@@ -28,12 +31,13 @@ async function stackEnv(s: LoadSettings): Promise<NodeJS.ProcessEnv> {
       };
   return {
     ...process.env,
-    API_PORT: api,
-    STANDBY_API_PORT: standby,
-    PSP_PORT: psp,
-    DYNAMODB_PORT: dynamodb,
-    SQS_PORT: sqs,
-    SES_PORT: ses,
+    API_PORT: "0",
+    STANDBY_API_PORT: "0",
+    PSP_PORT: "0",
+    DYNAMODB_PORT: "0",
+    SQS_PORT: "0",
+    SES_PORT: "0",
+    EO_READY_FILE: readyFile,
     RESOLVER_EVERY_MS: String(s.resolverEveryS * 1000),
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? "ERROR",
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
@@ -43,8 +47,9 @@ async function stackEnv(s: LoadSettings): Promise<NodeJS.ProcessEnv> {
 
 /** Starts `npm start`'s stack (both Regions) on free loopback ports and waits until its health answers 200. */
 export async function startStack(s: LoadSettings, log: (line: string) => void): Promise<StartedStack> {
-  const env = await stackEnv(s);
-  const apiUrl = `http://127.0.0.1:${env.API_PORT}`;
+  const dir = mkdtempSync(join(tmpdir(), "eo-stack-"));
+  const readyFile = join(dir, "ready.json");
+  const env = stackEnv(s, readyFile);
   const child = spawn(process.execPath, ["--import", "tsx", "packages/local/src/main.ts"], {
     env,
     detached: true,
@@ -53,27 +58,36 @@ export async function startStack(s: LoadSettings, log: (line: string) => void): 
   const output: string[] = [];
   child.stdout?.on("data", (d: Buffer) => output.push(d.toString()));
   child.stderr?.on("data", (d: Buffer) => output.push(d.toString()));
-  const stop = () => stopGroup(child);
+  const stop = () => stopGroup(child).finally(() => rmSync(dir, { recursive: true, force: true }));
   try {
-    await waitHealthy(apiUrl, child, log);
+    const apiUrl = await waitHealthy(readyFile, child, log);
+    return { apiUrl, pid: child.pid as number, stop };
   } catch (err) {
     await stop();
     throw new Error(`${(err as Error).message}\n${output.join("").slice(-2_000)}`);
   }
-  return { apiUrl, pid: child.pid as number, stop };
 }
 
-async function waitHealthy(apiUrl: string, child: ChildProcess, log: (line: string) => void): Promise<void> {
+async function waitHealthy(
+  readyFile: string,
+  child: ChildProcess,
+  log: (line: string) => void,
+): Promise<string> {
   const until = Date.now() + READY_WITHIN_MS;
   let last = 0;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`the local stack exited with ${child.exitCode}`);
-    const ok = await fetch(`${apiUrl}/_local/health`, { signal: AbortSignal.timeout(2_000) })
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) return;
+    const apiUrl = existsSync(readyFile)
+      ? (JSON.parse(readFileSync(readyFile, "utf8")).apiUrl as string)
+      : undefined;
+    const ok =
+      apiUrl !== undefined &&
+      (await fetch(`${apiUrl}/_local/health`, { signal: AbortSignal.timeout(2_000) })
+        .then((r) => r.ok)
+        .catch(() => false));
+    if (ok) return apiUrl;
     if (Date.now() - last > 10_000) {
-      log(`  starting the local stack (both Regions) at ${apiUrl} ...`);
+      log(`  starting the local stack (both Regions, pid ${child.pid}) ...`);
       last = Date.now();
     }
     await new Promise((done) => setTimeout(done, 500));

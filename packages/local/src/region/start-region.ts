@@ -4,6 +4,7 @@ import { handlers } from "../../../../stacks/handlers";
 import type { Poller } from "../pollers/poller";
 import type { StartingPosition } from "../pollers/shard-reader";
 import {
+  boundPort,
   type LocalAnswer,
   type LocalRoutes,
   problem,
@@ -24,7 +25,8 @@ export interface RegionInput {
   emulators: Emulators;
   lambdas: RegionLambdas;
   flags: RegionFlags;
-  apiPort: number;
+  /** The Region's API listener, already bound (see `listenHttp`). */
+  api: Server;
   /** The `/_local` routes about every Region (PSP, faults, clock, devices, emails, regions), served on each port. */
   globalRoutes: LocalRoutes;
   resolverEveryMs: number;
@@ -73,13 +75,13 @@ export async function startRegion(input: RegionInput): Promise<RegionRuntime> {
     stops.push(() => jobs.stop());
     const routes = apiRoutesOn(lambdas);
     const local = regionRoutes(input, jobs);
-    const front = await startHttpFront(input.apiPort, routes, local, () =>
+    const front = await startHttpFront(input.api, routes, local, () =>
       down() ? regionDown(role) : undefined,
     );
     stops.push(() => closeServer(front));
     return {
       role,
-      apiUrl: `http://127.0.0.1:${input.apiPort}`,
+      apiUrl: `http://127.0.0.1:${boundPort(input.api)}`,
       jobs,
       healthy: () =>
         Object.fromEntries(

@@ -34,13 +34,15 @@ const API_TIMEOUT_MS = 29_000;
  * answers, answers every API request instead of its route (a local Region that is down); `/_local` is still served.
  */
 export async function startHttpFront(
-  port: number,
+  listening: Server | number,
   routes: Route[],
   local: LocalRoutes,
   refuse: () => LocalAnswer | undefined = () => undefined,
 ): Promise<Server> {
   const compiled = routes.map((r) => ({ ...r, re: pathPattern(r.path) }));
-  const server = createServer((req, res) => {
+  const server = typeof listening === "number" ? await listenHttp(listening) : listening;
+  server.removeAllListeners("request");
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const timeEpoch = clock.now();
     serve(req, res, timeEpoch, compiled, local, refuse).catch((err) => {
       if (!res.headersSent)
@@ -48,12 +50,27 @@ export async function startHttpFront(
       else res.end();
     });
   });
+  return server;
+}
+
+/**
+ * Binds an HTTP server on 127.0.0.1 with no handler yet (0 = a port the kernel picks), so the stack holds its API
+ * ports from the first moment: a port picked, released and bound later can be taken by a parallel test's process.
+ */
+export async function listenHttp(port: number): Promise<Server> {
+  // Until the Region's routes are attached, a request (an early health poll) hears 503 rather than hanging.
+  const server = createServer((_req, res) => send(res, 503, problem(503, "Service Unavailable", "starting")));
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => resolve());
   });
   return server;
+}
+
+/** The port a listening server is bound to. */
+export function boundPort(server: Server): number {
+  return (server.address() as { port: number }).port;
 }
 
 async function serve(

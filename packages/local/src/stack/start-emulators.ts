@@ -27,21 +27,24 @@ export interface Emulators {
  * env DYNAMODB_PORT / SQS_PORT / SES_PORT, 0 = a free port) and creates both Regions' resources.
  */
 export async function startEmulators(ports: EmulatorPorts = {}): Promise<Emulators> {
-  try {
-    return await startOnce(ports);
-  } catch (err) {
-    // A free port is free only when asked: another process (a parallel test file's emulator) may bind it
-    // before ours does. Fixed ports fail at once; picked ones get one more try on new ports.
-    const fixed = [
-      ports.dynamodb ?? envPort("DYNAMODB_PORT"),
-      ports.sqs ?? envPort("SQS_PORT"),
-      ports.ses ?? envPort("SES_PORT"),
-    ];
-    if (fixed.some((port) => port !== undefined && port > 0)) throw err;
-    console.error(`emulators failed to start (${(err as Error).message}); trying once more on new ports`);
-    return startOnce(ports);
+  const fixed = [
+    ports.dynamodb ?? envPort("DYNAMODB_PORT"),
+    ports.sqs ?? envPort("SQS_PORT"),
+    ports.ses ?? envPort("SES_PORT"),
+  ].some((port) => port !== undefined && port > 0);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(ports);
+    } catch (err) {
+      // The emulators are other processes, so their ports are picked here and bound there: another process (a
+      // parallel test file's emulator) may bind one in between. Fixed ports fail at once; picked ones try again.
+      if (fixed || attempt >= START_ATTEMPTS) throw err;
+      console.error(`emulators failed to start (${(err as Error).message}); trying again on new ports`);
+    }
   }
 }
+
+const START_ATTEMPTS = 3;
 
 async function startOnce(ports: EmulatorPorts): Promise<Emulators> {
   const p = {

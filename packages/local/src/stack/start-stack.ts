@@ -1,6 +1,6 @@
+import type { Server } from "node:http";
 import { clearFaults, resetClock } from "@eo/core";
 import { type FakePsp, type FakePspOptions, startFakePsp } from "@eo/psp";
-import { resolvePort } from "../emulators/free-port";
 import { isAlive } from "../emulators/managed-process";
 import type { StartingPosition } from "../pollers/shard-reader";
 import { createControlTables } from "../region/control-table";
@@ -14,7 +14,7 @@ import {
   type Replicator,
   startReplicator,
 } from "../replication/start-replicator";
-import type { LocalRoutes } from "../runtime/http-front";
+import { boundPort, type LocalRoutes, listenHttp } from "../runtime/http-front";
 import { EVENTS_MAX_RECEIVE_COUNT, EVENTS_VISIBILITY_TIMEOUT_S } from "./create-resources";
 import { regionHandlerEnv } from "./handler-env";
 import { localRoutes } from "./local-routes";
@@ -91,8 +91,13 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
   try {
     // The emulators' tables and both Regions' environments read it (one stack per process).
     if (opts.claimMode) process.env.CLAIM_MODE = opts.claimMode;
-    const apiPort = await resolvePort(opts.ports?.api ?? envPort("API_PORT"));
-    const standbyPort = await resolvePort(opts.ports?.standbyApi ?? envPort("STANDBY_API_PORT"));
+    // Both API ports are held from here on: the webhook URL and the push provider need them before the Regions start.
+    const apiListener = await listenHttp(opts.ports?.api ?? envPort("API_PORT") ?? 0);
+    stops.push(() => closeListener(apiListener));
+    const standbyListener = await listenHttp(opts.ports?.standbyApi ?? envPort("STANDBY_API_PORT") ?? 0);
+    stops.push(() => closeListener(standbyListener));
+    const apiPort = boundPort(apiListener);
+    const standbyPort = boundPort(standbyListener);
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const emulators = await startEmulators(opts.ports);
     stops.push(() => emulators.stop());
@@ -124,10 +129,15 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     const expected = standbyLambdas ? 2 : 1;
     const global = globalRoutes({ emulators, psp, flags, push, regions: running, expected, replicator });
     const common = regionCommon(opts, emulators, flags, global);
-    const primary = await startRegion({ ...common, role: "primary", lambdas: inProcessLambdas(), apiPort });
+    const primary = await startRegion({
+      ...common,
+      role: "primary",
+      lambdas: inProcessLambdas(),
+      api: apiListener,
+    });
     stops.push(() => primary.stop());
     const standby = standbyLambdas
-      ? await startRegion({ ...common, role: "standby", lambdas: standbyLambdas, apiPort: standbyPort })
+      ? await startRegion({ ...common, role: "standby", lambdas: standbyLambdas, api: standbyListener })
       : undefined;
     if (standby) stops.push(() => standby.stop());
     running.push(primary, ...(standby ? [standby] : []));
@@ -184,7 +194,7 @@ function regionCommon(
     startingPosition: opts.streamStartingPosition,
     relayMaxRetryAttempts: envNumber("RELAY_MAX_RETRY_ATTEMPTS", RELAY_MAX_RETRY_ATTEMPTS),
     balanceShards: envNumber("BALANCE_SHARDS", 16),
-  } satisfies Omit<RegionInput, "role" | "lambdas" | "apiPort">;
+  } satisfies Omit<RegionInput, "role" | "lambdas" | "api">;
 }
 
 /** The `/_local` routes about every Region: health, PSP, faults, clock, emails, devices, regions. */
@@ -253,4 +263,10 @@ function envNumber(name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name}=${raw} must be a non-negative number`);
   return n;
+}
+
+function closeListener(server: Server): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
 }
