@@ -11,6 +11,8 @@ export * from "./device/device";
 export * from "./device/device-store";
 export * from "./device/push-endpoints";
 export * from "./device/register-device";
+export * from "./faults/crash-point";
+export * from "./faults/crash-points";
 export * from "./faults/faults";
 export * from "./ids/derive-ids";
 export * from "./inbox/dynamo-inbox";

@@ -12,6 +12,9 @@ console.log(
 const stack = await startLocalStack({
   // The resolver runs each minute, as its cron does in AWS; a load test may ask for a shorter schedule.
   resolverEveryMs: process.env.RESOLVER_EVERY_MS ? port("RESOLVER_EVERY_MS", 60_000) : undefined,
+  sweepsEveryMs: process.env.SWEEPS_EVERY_MS ? port("SWEEPS_EVERY_MS", 300_000) : undefined,
+  // A fault checker's stack may run the primary alone (LOCAL_STANDBY=off): both Regions are the default.
+  standby: process.env.LOCAL_STANDBY !== "off",
   ports: {
     api: port("API_PORT", 3000),
     standbyApi: port("STANDBY_API_PORT", 3100),
@@ -41,7 +44,7 @@ if (process.env.EO_READY_FILE) {
 }
 console.log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s
   API (primary)  ${stack.apiUrl}            (health: ${stack.apiUrl}/_local/health; Regions: /_local/regions)
-  API (standby)  ${stack.standbyUrl}            (passive until a failover: npm run failover -- --local --to standby)
+  API (standby)  ${stack.standbyUrl ?? "off (LOCAL_STANDBY=off)"}            (passive until a failover: npm run failover -- --local --to standby)
   API reference  ${stack.apiUrl}/_local/docs   (raw: /_local/openapi.yaml, /_local/openapi.json)
   fake PSP       ${stack.psp.url}
   DynamoDB Local ${endpoints.dynamodb}   (Regions ${regions.primary.region}, ${regions.standby.region})

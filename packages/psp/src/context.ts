@@ -46,6 +46,7 @@ export function createContext(opts: ResolvedOptions): PspContext {
       secret: opts.webhookSecret,
       retry: opts.webhookRetry,
       clock: opts.clock,
+      takeFault: opts.takeFault,
     }),
     sleeper: createSleeper(),
     conditions: createConditions({

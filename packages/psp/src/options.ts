@@ -1,4 +1,5 @@
 import { type Clock, clock, peekFault, takeFault } from "@eo/core";
+import type { PspEvent } from "./events";
 import type { PspStats } from "./stats";
 
 /** The faults the fake PSP consults, a subset of the names `@eo/core` arms. */
@@ -12,7 +13,10 @@ export type PspFaultName =
   | "psp_outage_ms"
   | "psp_latency_p50_ms"
   | "psp_latency_p99_ms"
-  | "psp_lose_reply_rate";
+  | "psp_lose_reply_rate"
+  | "psp_webhook_early"
+  | "psp_webhook_late_ms"
+  | "psp_webhook_twice";
 
 /** How a fake PSP is started; only the webhook secret is required. */
 export interface FakePspOptions {
@@ -82,6 +86,10 @@ export interface FakePsp {
   webhookDeliveries(): WebhookDelivery[];
   /** How many webhook deliveries are still to go out or unanswered (0 when all is quiet). */
   webhooksPending(): number;
+  /** Every webhook event the PSP has emitted, oldest first (copies). */
+  webhookEvents(): PspEvent[];
+  /** Sends the events of charge reference `reference` (all when absent) again at once, oldest first; returns how many. */
+  redeliverWebhooks(reference?: string): number;
   /** Cumulative counters by endpoint, origin and answer, as `GET /_local/psp/stats` serves them. */
   stats(): PspStats;
   stop(): Promise<void>;

@@ -36,6 +36,8 @@ function facade(ctx: PspContext, server: Server, port: number): FakePsp {
     setWebhookUrl: (url) => ctx.webhooks.setUrl(url),
     webhookDeliveries: () => ctx.webhooks.deliveries(),
     webhooksPending: () => ctx.webhooks.pending(),
+    webhookEvents: () => ctx.webhooks.events(),
+    redeliverWebhooks: (reference) => ctx.webhooks.redeliver(reference),
     stats: () => ctx.stats.snapshot(),
     async stop() {
       ctx.webhooks.stop();

@@ -3,12 +3,17 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Clock } from "@eo/core";
 import type { PspEvent } from "./events";
-import type { WebhookDelivery, WebhookRetry } from "./options";
+import type { PspFaultName, WebhookDelivery, WebhookRetry } from "./options";
 import { signWebhook } from "./signature";
 
 /** Delivers events at least once, retrying with capped exponential backoff until a 2xx. */
 export interface WebhookSender {
+  /** Keeps the event and delivers it, shaped by the webhook faults armed when it is sent. */
   send(event: PspEvent): void;
+  /** Sends every kept event of `reference` (all when absent) again, oldest first; returns how many. */
+  redeliver(reference?: string): number;
+  /** Every event sent so far, oldest first (copies). */
+  events(): PspEvent[];
   setUrl(url: string | undefined): void;
   deliveries(): WebhookDelivery[];
   /** Deliveries waiting for their time or for an answer. */
@@ -22,6 +27,14 @@ export interface SenderOptions {
   secret: string;
   retry: WebhookRetry;
   clock: Clock;
+  /** Consulted once per event for `psp_webhook_early`, `psp_webhook_late_ms` and `psp_webhook_twice`. */
+  takeFault: (name: PspFaultName) => number | undefined;
+}
+
+/** An event as sent: its body is fixed once so that every delivery carries the same bytes. */
+interface KeptEvent {
+  event: PspEvent;
+  body: string;
 }
 
 // A receiver that never answers must not hold a delivery forever; it counts as a failed attempt.
@@ -74,6 +87,7 @@ function acknowledged(status: number | "error"): boolean {
 class RetryingSender implements WebhookSender {
   private stopped = false;
   private readonly log: WebhookDelivery[] = [];
+  private readonly kept: KeptEvent[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<ClientRequest>();
 
@@ -84,10 +98,24 @@ class RetryingSender implements WebhookSender {
 
   send(event: PspEvent): void {
     // The body is fixed once: every attempt carries the same event id and bytes, only the signature changes.
-    const body = JSON.stringify(event);
-    const first = this.opts.retry.firstMs ?? 0;
-    if (first > 0) this.later(first, () => this.attempt(event, body, 1));
-    else this.attempt(event, body, 1);
+    const kept = { event, body: JSON.stringify(event) };
+    this.kept.push(kept);
+    const first = this.firstDelayMs();
+    // Twice means two independent deliveries, each retried to a 2xx, as a PSP that lost track of its first send.
+    const copies = this.opts.takeFault("psp_webhook_twice") !== undefined ? 2 : 1;
+    for (let i = 0; i < copies; i++) this.deliver(kept, first);
+  }
+
+  redeliver(reference?: string): number {
+    const chosen = this.kept.filter(
+      (k) => reference === undefined || k.event.data.charge.reference === reference,
+    );
+    for (const k of chosen) this.deliver(k, 0);
+    return chosen.length;
+  }
+
+  events(): PspEvent[] {
+    return this.kept.map((k) => structuredClone(k.event));
   }
 
   setUrl(url: string | undefined): void {
@@ -109,6 +137,18 @@ class RetryingSender implements WebhookSender {
     this.timers.clear();
     for (const r of this.inFlight) r.destroy();
     this.inFlight.clear();
+  }
+
+  // Early wins over late when both are armed, so that each fault lands on some event rather than one being wasted.
+  private firstDelayMs(): number {
+    if (this.opts.takeFault("psp_webhook_early") !== undefined) return 0;
+    const late = this.opts.takeFault("psp_webhook_late_ms");
+    return late ?? this.opts.retry.firstMs ?? 0;
+  }
+
+  private deliver({ event, body }: KeptEvent, firstMs: number): void {
+    if (firstMs > 0) this.later(firstMs, () => this.attempt(event, body, 1));
+    else this.attempt(event, body, 1);
   }
 
   private attempt(event: PspEvent, body: string, n: number): void {

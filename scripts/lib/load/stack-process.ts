@@ -31,13 +31,7 @@ function stackEnv(s: LoadSettings, readyFile: string): NodeJS.ProcessEnv {
       };
   return {
     ...process.env,
-    API_PORT: "0",
-    STANDBY_API_PORT: "0",
-    PSP_PORT: "0",
-    DYNAMODB_PORT: "0",
-    SQS_PORT: "0",
-    SES_PORT: "0",
-    EO_READY_FILE: readyFile,
+    ...portsOfZero(readyFile),
     RESOLVER_EVERY_MS: String(s.resolverEveryS * 1000),
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? "ERROR",
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
@@ -47,11 +41,21 @@ function stackEnv(s: LoadSettings, readyFile: string): NodeJS.ProcessEnv {
 
 /** Starts `npm start`'s stack (both Regions) on free loopback ports and waits until its health answers 200. */
 export async function startStack(s: LoadSettings, log: (line: string) => void): Promise<StartedStack> {
+  return spawnStack((readyFile) => stackEnv(s, readyFile), log);
+}
+
+/**
+ * Starts `npm start`'s entry point in its own process group with the environment `envOf` gives (it must set
+ * EO_READY_FILE to the file it is handed) and waits until its health answers 200.
+ */
+export async function spawnStack(
+  envOf: (readyFile: string) => NodeJS.ProcessEnv,
+  log: (line: string) => void,
+): Promise<StartedStack> {
   const dir = mkdtempSync(join(tmpdir(), "eo-stack-"));
   const readyFile = join(dir, "ready.json");
-  const env = stackEnv(s, readyFile);
   const child = spawn(process.execPath, ["--import", "tsx", "packages/local/src/main.ts"], {
-    env,
+    env: envOf(readyFile),
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -66,6 +70,19 @@ export async function startStack(s: LoadSettings, log: (line: string) => void): 
     await stop();
     throw new Error(`${(err as Error).message}\n${output.join("").slice(-2_000)}`);
   }
+}
+
+/** The ports of a stack that binds what the kernel gives and tells its parent in the ready file. */
+export function portsOfZero(readyFile: string): NodeJS.ProcessEnv {
+  return {
+    API_PORT: "0",
+    STANDBY_API_PORT: "0",
+    PSP_PORT: "0",
+    DYNAMODB_PORT: "0",
+    SQS_PORT: "0",
+    SES_PORT: "0",
+    EO_READY_FILE: readyFile,
+  };
 }
 
 async function waitHealthy(

@@ -1,4 +1,5 @@
 import { FAULT_SLOTS, sharedState } from "../shared-state/shared-state";
+import { CRASH_POINTS, crashPointIndex } from "./crash-points";
 
 /**
  * Armed faults, each for the next `n` occurrences. Nothing arms them in AWS (the `/_local` routes
@@ -15,11 +16,16 @@ export type FaultName =
   | "psp_latency_p50_ms"
   | "psp_latency_p99_ms"
   | "psp_lose_reply_rate"
+  | "psp_webhook_early"
+  | "psp_webhook_late_ms"
+  | "psp_webhook_twice"
   | "stall_after_claim_ms"
   | "relay_crash_after_publish"
   | "worker_crash_after_commit"
   | "worker_crash_after_send"
-  | "mrsc_write_conflict";
+  | "mrsc_write_conflict"
+  | "crash_at"
+  | "stall_after_psp_ms";
 
 export const FAULT_NAMES: readonly FaultName[] = [
   "psp_lose_reply",
@@ -32,11 +38,16 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "psp_latency_p50_ms",
   "psp_latency_p99_ms",
   "psp_lose_reply_rate",
+  "psp_webhook_early",
+  "psp_webhook_late_ms",
+  "psp_webhook_twice",
   "stall_after_claim_ms",
   "relay_crash_after_publish",
   "worker_crash_after_commit",
   "worker_crash_after_send",
   "mrsc_write_conflict",
+  "crash_at",
+  "stall_after_psp_ms",
 ];
 if (FAULT_NAMES.length > FAULT_SLOTS) throw new Error("more faults than the shared state has slots");
 
@@ -77,12 +88,14 @@ export function clearFaults(): void {
 }
 
 /** What is armed now, for `/_local/health` and tests. */
-export function armedFaults(): Record<string, { value: number; remaining: number }> {
+export function armedFaults(): Record<string, { value: number | string; remaining: number }> {
   const { faultValues, faultCounts } = sharedState();
   return Object.fromEntries(
     FAULT_NAMES.flatMap((name, slot) => {
       const remaining = Atomics.load(faultCounts, slot);
-      return remaining > 0 ? [[name, { value: faultValues[slot] ?? 0, remaining }]] : [];
+      const value = faultValues[slot] ?? 0;
+      const shown = name === "crash_at" ? (CRASH_POINTS[value] ?? value) : value;
+      return remaining > 0 ? [[name, { value: shown, remaining }]] : [];
     }),
   );
 }
@@ -92,11 +105,14 @@ const VALUED_FAULTS: readonly FaultName[] = [
   "psp_delay_ms",
   "psp_fail",
   "psp_lookup_delay_ms",
+  "psp_webhook_late_ms",
   "psp_outage_ms",
   "psp_latency_p50_ms",
   "psp_latency_p99_ms",
   "psp_lose_reply_rate",
   "stall_after_claim_ms",
+  "crash_at",
+  "stall_after_psp_ms",
 ];
 
 /**
@@ -117,7 +133,8 @@ export function parseFaultRequest(body: unknown): Array<{ name: FaultName; value
     if (!FAULT_NAMES.includes(key as FaultName)) {
       throw new TypeError(`unknown fault "${key}"; known: ${FAULT_NAMES.join(", ")}`);
     }
-    const value = Number(raw);
+    // A crash point is armed by its name; the shared state holds its index.
+    const value = key === "crash_at" ? crashPointIndex(raw) : Number(raw);
     if (key === "psp_lose_reply_rate" && !(value >= 0 && value <= 1))
       throw new TypeError(
         `fault psp_lose_reply_rate is a probability from 0 to 1, not ${JSON.stringify(raw)}`,

@@ -1,3 +1,4 @@
+import { crashPoint } from "../faults/crash-point";
 import { finishIntents, type NotifyDeps, type NotifyReport } from "../notification/finish-intents";
 import { intentsOf } from "../notification/intent";
 import type { TimeBudget } from "../notification/send-within-budget";
@@ -29,7 +30,10 @@ export async function handleEvent(
 ): Promise<EventOutcome> {
   const now = deps.clock.now();
   const applied = await deps.inbox.applyOnce(event, intentsOf(event, now), now);
-  if (applied === "applied") crashIfArmed("worker_crash_after_commit");
+  if (applied === "applied") {
+    crashIfArmed("worker_crash_after_commit");
+    await crashPoint("worker.after_commit");
+  }
   const report = await finishIntents(deps, event, budget);
   return { duplicate: applied === "duplicate", ...report };
 }

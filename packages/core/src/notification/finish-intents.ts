@@ -1,6 +1,7 @@
 import type { Clock } from "../clock/clock";
 import type { Device } from "../device/device";
 import type { DeviceStore } from "../device/device-store";
+import { crashPoint } from "../faults/crash-point";
 import { crashIfArmed } from "../inbox/injected-crash";
 import type { PaymentEvent } from "../outbox/payment-event";
 import type { EmailSender } from "./email-sender";
@@ -84,8 +85,11 @@ async function finishPush(
   const refusals = await pushToDevices(deps, devices, message, budget, report);
   if (refusals.length === devices.length) return fail(deps, intent, refusals, report);
   crashIfArmed("worker_crash_after_send");
-  if (!unsafe.noNotificationRecord)
+  await crashPoint("worker.after_send");
+  if (!unsafe.noNotificationRecord) {
     await deps.intents.finish(intent.event_id, "push", "SENT", deps.clock.now());
+    await crashPoint("worker.after_sent_mark");
+  }
   report.sent.push("push");
 }
 
@@ -139,8 +143,10 @@ async function finishEmail(
       sent_at: deps.clock.now(),
     });
     crashIfArmed("worker_crash_after_send");
+    await crashPoint("worker.after_send");
   }
   await deps.intents.finish(intent.event_id, "email", "SENT", deps.clock.now());
+  await crashPoint("worker.after_sent_mark");
   report.sent.push("email");
 }
 

@@ -1,4 +1,5 @@
 import type { Clock } from "../clock/clock";
+import { crashPoint } from "../faults/crash-point";
 import { crashIfArmed } from "../inbox/injected-crash";
 import type { OutboxItem } from "../ledger/ledger-items";
 import type { EventPublisher } from "./event-publisher";
@@ -65,5 +66,7 @@ export async function sweepOutbox(
 async function relayOne(deps: RelayDeps, item: OutboxItem): Promise<void> {
   await deps.publisher.publish(eventOfOutbox(item));
   crashIfArmed("relay_crash_after_publish");
+  await crashPoint("relay.after_publish");
   await deps.outbox.remove(item.event_id);
+  await crashPoint("relay.after_delete");
 }

@@ -1,3 +1,4 @@
+import { crashPoint } from "../faults/crash-point";
 import { paymentIdFromPspKey } from "../ids/derive-ids";
 import type { Move } from "../ledger/ledger-port";
 import type { PaymentDeps } from "./payment-deps";
@@ -26,7 +27,10 @@ export async function applyPspEvent(deps: PaymentDeps, e: PspEvent): Promise<Psp
   if (!row) return { applied: false, duplicate: false, unknownPayment: true };
   const now = deps.clock.now();
   const result = await deps.ledger.move({ ...moveOf(e, paymentId, now), expected: row });
-  if (result.moved) return { applied: true, duplicate: false };
+  if (result.moved) {
+    await crashPoint("webhook.after_apply");
+    return { applied: true, duplicate: false };
+  }
   if (result.duplicate) return { applied: false, duplicate: true };
   // Not an allowed move now (already settled): remember the event all the same.
   const fresh = await deps.ledger.rememberWebhookEvent(e.id, paymentId, now);

@@ -1,3 +1,4 @@
+import { crashPoint } from "../faults/crash-point";
 import { refundKeyOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
 import type { PspReply } from "../psp/psp-port";
@@ -24,6 +25,7 @@ export async function cancelPayment(deps: PaymentDeps, caller: string, paymentId
     throw new Refusal("invalid-state", `only a SUCCEEDED payment can be cancelled; this one is ${row.state}`);
   }
   const reply = await liveRefund(deps, row);
+  await crashPoint("cancel.after_psp");
   const settled = await settleRefund(deps, row, reply);
   if (settled.state === "REFUNDED") return refunded(settled);
   if (settled.state === "SUCCEEDED" && reply.kind === "refused") {

@@ -22,8 +22,13 @@ export const unsafeAnyMoveToSucceeded = (): boolean =>
 /** EO_TEST_UNSAFE_NOT_FOUND_IS_DECLINE=1 reads a lookup that found nothing as a decline at once. */
 export const unsafeNotFoundIsDecline = (): boolean => process.env.EO_TEST_UNSAFE_NOT_FOUND_IS_DECLINE === "1";
 
-/** The `stall_after_claim_ms` fault: the claimed request freezes (a GC pause, a paused VM) before its guard. */
-export async function stallIfArmed(): Promise<void> {
-  const ms = takeFault("stall_after_claim_ms");
+/**
+ * The `stall_after_claim_ms` fault: the claimed request freezes (a GC pause, a paused VM) before its guard; the
+ * `stall_after_psp_ms` fault freezes it after the PSP answered, so that it wakes a zombie after a takeover (3c).
+ */
+export async function stallIfArmed(
+  fault: "stall_after_claim_ms" | "stall_after_psp_ms" = "stall_after_claim_ms",
+): Promise<void> {
+  const ms = takeFault(fault);
   if (ms !== undefined && ms > 0) await new Promise((r) => setTimeout(r, ms));
 }

@@ -8,6 +8,7 @@ import {
 import type { ClaimAnswer } from "../claim/claim-answer";
 import { type ClaimContext, claimContext, withClaimContext } from "../claim/claim-context";
 import { ClaimLost } from "../claim/claim-table";
+import { crashPoint } from "../faults/crash-point";
 import { paymentIdOf, scopeOf } from "../ids/derive-ids";
 import type { Slot } from "../psp-budget/psp-budget";
 import { slotWaitMs } from "../psp-budget/within-budget";
@@ -82,6 +83,7 @@ export function makeTakePayment(deps: PaymentDeps): (input: TakePaymentInput) =>
     };
     try {
       const answer = (await withClaimContext(ctx, () => claimed(payload))) as ClaimAnswer;
+      await crashPoint("pay.after_completion");
       return await render(deps, answer, ctx.replayed);
     } catch (err) {
       return mapClaimError(deps, err, payload.payment_id);
@@ -120,6 +122,7 @@ function payloadOf(input: TakePaymentInput, deadlineAt: number): ChargePayload {
 async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAnswer> {
   const ctx = claimContext();
   await stallIfArmed();
+  await crashPoint("pay.after_claim");
   // Past the deadline nothing new is committed (Part 4): a request that stalled after its claim
   // writes no payment row; a row already there still answers.
   if (deps.clock.now() > p.deadline_at && !ctx.durableRow && !unsafeNoDeadlineCheck()) {
@@ -133,6 +136,7 @@ async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAns
   // A new payment takes its PSP slot before anything is written, so a spent budget refuses it whole.
   const slot = ctx.durableRow ? undefined : await liveChargeSlot(deps, p);
   const { row, existing } = await placeDurableGuard(deps, p);
+  await crashPoint("pay.after_guard");
   ctx.paymentId = row.payment_id;
   if (isChargeFinal(row.state)) {
     ctx.replayed = existing;
@@ -143,7 +147,11 @@ async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAns
     return renderPayment(await settleCharge(deps, row.payment_id, { kind: "unknown", reason: "deadline" }));
   ctx.sideEffectStarted = true;
   const reply = await replayCharge(deps, row, p.deadline_at, { origin: "live", slot });
-  return renderPayment(await settleCharge(deps, row.payment_id, reply, row));
+  await stallIfArmed("stall_after_psp_ms");
+  await crashPoint("pay.after_psp");
+  const settled = await settleCharge(deps, row.payment_id, reply, row);
+  await crashPoint("pay.after_settle");
+  return renderPayment(settled);
 }
 
 /**

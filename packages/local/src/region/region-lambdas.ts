@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { sharedState } from "@eo/core";
+import { runCrashable, sharedState } from "@eo/core";
 import type { Context } from "aws-lambda";
 import type { InvokeReply, InvokeRequest, LambdaWorkerData } from "./lambda-protocol";
 import { type AnyHandler, loadHandlerModule } from "./load-handler";
@@ -13,7 +13,11 @@ export interface RegionLambdas {
 /** The primary's functions run in this thread, on this process's environment (tests reach into them). */
 export function inProcessLambdas(): RegionLambdas {
   return {
-    handlerOf: (spec) => async (event, context) => (await loadHandlerModule(spec.handler))(event, context),
+    // A crash point ends the invocation as Lambda's would end: the caller hears a failure, the handler never resumes.
+    handlerOf: (spec) => async (event, context) => {
+      const handler = await loadHandlerModule(spec.handler);
+      return runCrashable(() => handler(event, context));
+    },
     stop: async () => undefined,
   };
 }

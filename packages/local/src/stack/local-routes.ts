@@ -10,6 +10,8 @@ export interface LocalRouteSources {
   pspCharges: () => unknown;
   /** The fake PSP's cumulative counters (by endpoint, origin, 429s, outage), which a load generator diffs. */
   pspStats: () => unknown;
+  /** Sends the PSP's webhook events of a payment (all when absent) again, oldest first; returns how many. */
+  pspRedeliver?: (reference?: string) => number;
   sesEndpoint: string;
   runJob: (name: string) => Promise<unknown>;
   jobNames: () => string[];
@@ -44,6 +46,8 @@ export function localRoutes(src: LocalRouteSources): LocalRoutes {
       if (route === "GET /_local/clock") return { status: 200, body: { now: clock.now() } };
       if (route === "GET /_local/psp/charges") return { status: 200, body: src.pspCharges() };
       if (route === "GET /_local/psp/stats") return { status: 200, body: src.pspStats() };
+      if (route === "POST /_local/psp/redeliver" && src.pspRedeliver)
+        return redeliver(src.pspRedeliver, body);
       if (route === "GET /_local/emails") return emails(src.sesEndpoint, url.searchParams.get("to"));
       const job = /^POST \/_local\/run\/([\w-]+)$/.exec(route);
       if (job?.[1]) return runJob(src, job[1]);
@@ -69,6 +73,19 @@ function json(body: Buffer): unknown {
 function armFaults(body: Buffer): LocalAnswer {
   for (const f of parseFaultRequest(json(body))) armFault(f.name, f.value, f.n);
   return { status: 200, body: { armed: armedFaults() } };
+}
+
+// Redelivery replays events already sent, so a generated schedule can make an old event arrive after a newer one.
+function redeliver(pspRedeliver: (reference?: string) => number, body: Buffer): LocalAnswer {
+  const req = json(body);
+  if (typeof req !== "object" || req === null || Array.isArray(req))
+    throw new Error(
+      'the body must be a JSON object such as {"reference": "pay_1"}, or empty for every event',
+    );
+  const { reference } = req as { reference?: unknown };
+  if (reference !== undefined && (typeof reference !== "string" || reference === ""))
+    throw new Error(`reference must be a non-empty string (a payment id), not ${JSON.stringify(reference)}`);
+  return { status: 200, body: { redelivered: pspRedeliver(reference) } };
 }
 
 function moveClock(body: Buffer): LocalAnswer {

@@ -1,0 +1,89 @@
+import fc from "fast-check";
+import {
+  ASYNC_CRASH_POINTS,
+  type OrderSpec,
+  PAY_CRASH_POINTS,
+  type PayFault,
+  type Schedule,
+  type Step,
+} from "./schedule";
+
+// A decline is one order in eight, so most orders exercise the success path and its notifications.
+const orderWithDeclines: fc.Arbitrary<OrderSpec> = fc.record({
+  caller: fc.integer({ min: 0, max: 2 }),
+  merchant: fc.integer({ min: 0, max: 1 }),
+  amount: fc.integer({ min: 100, max: 99_999 }),
+  declined: fc.integer({ min: 0, max: 7 }).map((d) => d === 0),
+});
+
+const payFault: fc.Arbitrary<PayFault> = fc.oneof(
+  { weight: 4, arbitrary: fc.constant({ kind: "none" as const }) },
+  { weight: 2, arbitrary: fc.constant({ kind: "psp_lose_reply" as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "psp_delay_past_deadline" as const }) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(500 as const, 503 as const)
+      .map((status) => ({ kind: "psp_fail" as const, status })),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(...PAY_CRASH_POINTS).map((point) => ({ kind: "crash" as const, point })),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: "paused_owner" as const }) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom("early" as const, "late" as const, "twice" as const)
+      .map((how) => ({ kind: "webhook" as const, how })),
+  },
+);
+
+const orderIndex = fc.nat({ max: 3 });
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc.record(
+      {
+        op: fc.constant("pay" as const),
+        order: orderIndex,
+        fault: payFault,
+        asyncCrash: fc.option(fc.constantFrom(...ASYNC_CRASH_POINTS), { nil: undefined, freq: 3 }),
+      },
+      { requiredKeys: ["op", "order", "fault"] },
+    ),
+  },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant("resolve" as const), order: orderIndex }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("new_key" as const), order: orderIndex }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant("cancel" as const),
+      order: orderIndex,
+      fault: fc.constantFrom("none" as const, "none" as const, "psp_lose_reply" as const, "crash" as const),
+    }),
+  },
+  // Seconds (a retry after a timeout) or hours (the buyer returns after the key window, Part 4).
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant("later" as const),
+      seconds: fc.constantFrom(10, 120, 3_700, 7_200),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant("job" as const),
+      job: fc.constantFrom("resolver" as const, "sweeps" as const),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("redeliver" as const), order: orderIndex }) },
+);
+
+/** The generator of schedules: one to three orders and one to seven steps, with faults drawn into the value. */
+export const scheduleArbitrary: fc.Arbitrary<Schedule> = fc.record({
+  orders: fc.array(orderWithDeclines, { minLength: 1, maxLength: 3 }),
+  steps: fc.array(step, { minLength: 1, maxLength: 7 }),
+});

@@ -1,0 +1,90 @@
+import type { ClientSwitches } from "./schedule";
+
+/** What `npm run chaos` was asked to do. */
+export interface ChaosSettings {
+  runs: number;
+  parallel: number;
+  seed: number;
+  replay?: string;
+  /** Guard switches to take away: server ones become EO_TEST_UNSAFE_* variables, client ones change the client. */
+  unsafe: string[];
+  outDir: string;
+  shrink: boolean;
+}
+
+export const USAGE = `usage: npm run chaos -- [--runs <n>] [--parallel <stacks>] [--seed <n>] [--replay <file>]
+                        [--unsafe <guard>]... [--out <dir>] [--no-shrink]
+  --runs       schedules to play (default 100)
+  --parallel   local stacks side by side, each on ports of 0 (default 1)
+  --seed       the generator's seed (default: the time); a run is replayed by its seed and index
+  --replay     play the schedule a violation wrote (its switches included) and judge it again
+  --unsafe     take a guard away to see the checker catch it: ${Object.keys(unsafeGuards()).join(", ")}
+  --out        where violations and summary.json go (default chaos-report)
+exit: 0 no violation, 1 a violation (its shrunk schedule and replay command are printed), 2 usage`;
+
+/** The guards a run may take away, by name: the environment variable, or the client's switch. */
+export function unsafeGuards(): Record<string, { env?: string; client?: ClientSwitches }> {
+  return {
+    "no-durable-guard": { env: "EO_TEST_UNSAFE_NO_DURABLE_GUARD" },
+    "unconditional-completion": { env: "EO_TEST_UNSAFE_UNCONDITIONAL_COMPLETION" },
+    "no-notification-record": { env: "EO_TEST_UNSAFE_NO_NOTIFICATION_RECORD" },
+    "random-event-id": { env: "EO_TEST_UNSAFE_RANDOM_EVENT_ID" },
+    "new-key-per-retry": { client: { newKeyPerRetry: true } },
+  };
+}
+
+export class UsageError extends Error {}
+
+/** Parses the command line strictly: an unknown flag or a bad number is a usage error, never a default. */
+export function chaosSettings(argv: string[]): ChaosSettings {
+  const s: ChaosSettings = {
+    runs: 100,
+    parallel: 1,
+    seed: Date.now() % 2 ** 31,
+    unsafe: [],
+    outDir: "chaos-report",
+    shrink: true,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i] as string;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === "--runs") s.runs = positive(flag, value());
+    else if (flag === "--parallel") s.parallel = positive(flag, value());
+    else if (flag === "--seed") s.seed = positive(flag, value(), true);
+    else if (flag === "--replay") s.replay = value();
+    else if (flag === "--out") s.outDir = value();
+    else if (flag === "--no-shrink") s.shrink = false;
+    else if (flag === "--unsafe") {
+      const name = value();
+      if (!(name in unsafeGuards()))
+        throw new UsageError(`--unsafe ${name}: known guards are ${Object.keys(unsafeGuards()).join(", ")}`);
+      s.unsafe.push(name);
+    } else throw new UsageError(`unknown argument ${flag}`);
+  }
+  if (s.parallel > 8)
+    throw new UsageError("--parallel is at most 8 (each stack is a DynamoDB Local, fauxqs and SES)");
+  return s;
+}
+
+function positive(flag: string, raw: string, zeroOk = false): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < (zeroOk ? 0 : 1))
+    throw new UsageError(`${flag} must be a whole number${zeroOk ? "" : " above 0"}, not ${raw}`);
+  return n;
+}
+
+/** The environment variables and client switches of a set of guards taken away. */
+export function switchesOf(unsafe: string[]): { env: Record<string, string>; client: ClientSwitches } {
+  const env: Record<string, string> = {};
+  let client: ClientSwitches = {};
+  for (const name of unsafe) {
+    const g = unsafeGuards()[name];
+    if (g?.env) env[g.env] = "1";
+    if (g?.client) client = { ...client, ...g.client };
+  }
+  return { env, client };
+}

@@ -1,0 +1,28 @@
+import { CHAOS_TIMING } from "./run-schedule";
+
+/**
+ * The environment of a chaos stack: the same code, with the real-time parts made short so that a schedule takes
+ * seconds (a 1.5 s deadline, a 0.4 s takeover margin, a 1 s redelivery), and the schedules' own jobs instead of
+ * the cron (the resolver and the sweeps run when a schedule or the quiesce asks). The primary Region only.
+ */
+export function chaosEnv(): Record<string, string> {
+  return {
+    DEADLINE_MS: String(CHAOS_TIMING.deadlineMs),
+    CLOCK_MARGIN_MS: String(CHAOS_TIMING.clockMarginMs),
+    TAKEOVER_MARGIN_MS: String(CHAOS_TIMING.takeoverMarginMs),
+    PSP_WEBHOOK_DELAY_MS: String(CHAOS_TIMING.webhookDelayMs),
+    EVENTS_VISIBILITY_TIMEOUT_S: "1",
+    POWERTOOLS_METRICS_DISABLED: "true",
+    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? "CRITICAL",
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+  };
+}
+
+/** The stack options of a chaos stack (see chaosEnv). */
+export const CHAOS_STACK_OPTIONS = {
+  resolverEveryMs: 0,
+  sweepsEveryMs: 0,
+  webhookRetryBaseMs: 100,
+  webhookDelayMs: CHAOS_TIMING.webhookDelayMs,
+  standby: false,
+} as const;

@@ -1,0 +1,264 @@
+import type { HistoryEntry, Violation } from "./history";
+import type { Observation } from "./observe";
+import type { ClientView } from "./run-schedule";
+
+/**
+ * The independent checker: it knows the contract and the README's bounds, never the project's code, and judges a
+ * quiet stack from what the clients heard and what the stores hold. Each check names the guarantee it judges.
+ */
+export function checkRun(view: ClientView, history: HistoryEntry[], obs: Observation): Violation[] {
+  return [
+    ...oneChargePerOrder(view, history, obs),
+    ...noLostPayment(obs),
+    ...answersAgree(history, obs),
+    ...oneFirstAnswer(history),
+    ...creditedOnce(view, obs),
+    ...journalBalances(obs),
+    ...notifiedOnce(view, history, obs),
+    ...emailsBounded(view, obs),
+    ...nothingLeft(obs),
+  ];
+}
+
+const v = (check: string, reason: string): Violation => ({ check, reason });
+
+/** The payment ids each order was heard under, by every key the client used for it. */
+function idsOfOrder(view: ClientView, history: HistoryEntry[], order: number): Set<string> {
+  const ids = new Set<string>();
+  for (const e of history) if (e.order === order && e.payment_id) ids.add(e.payment_id);
+  const last = view.paymentIds[order];
+  if (last) ids.add(last);
+  return ids;
+}
+
+/** At most one PSP charge per (caller, key), and per order: a new key after VOID may never add a second. */
+function oneChargePerOrder(view: ClientView, history: HistoryEntry[], obs: Observation): Violation[] {
+  const out: Violation[] = [];
+  const perRef = new Map<string, number>();
+  for (const c of obs.charges) perRef.set(c.reference, (perRef.get(c.reference) ?? 0) + 1);
+  for (const [ref, n] of perRef) if (n > 1) out.push(v("one-charge-per-key", `${ref} charged ${n} times`));
+  view.keys.forEach((_, order) => {
+    const ids = idsOfOrder(view, history, order);
+    const charged = obs.charges.filter((c) => ids.has(c.reference));
+    if (charged.length > 1)
+      out.push(
+        v(
+          "one-charge-per-order",
+          `order ${order} charged ${charged.length} times under ${[...ids].join(", ")}`,
+        ),
+      );
+  });
+  return out;
+}
+
+/** Every PSP charge has its ledger row, owned by a caller of the run, naming it, in the state it implies. */
+function noLostPayment(obs: Observation): Violation[] {
+  return obs.charges.flatMap((c) => {
+    const p = obs.payments.get(c.reference);
+    if (!p?.row)
+      return [v("no-lost-payment", `charge ${c.id} (${c.reference}) has no ledger row its owner can read`)];
+    const want = c.refunded ? "REFUNDED" : "SUCCEEDED";
+    if (p.row.state !== want || p.row.psp_charge !== c.id)
+      return [
+        v(
+          "no-lost-payment",
+          `charge ${c.id}: the ledger says ${String(p.row.state)} / ${String(p.row.psp_charge)}, the PSP ${want}`,
+        ),
+      ];
+    return [];
+  });
+}
+
+// The states a client hears, ranked: the charge's answers (pay, resolve) and the refund's (cancel) each move on.
+const CHARGE_RANK: Record<string, number> = { PROCESSING: 0, SUCCEEDED: 1, FAILED: 1 };
+const REFUND_RANK: Record<string, number> = { REFUND_PENDING: 0, REFUNDED: 1 };
+
+/** No answer contradicts the final state, and no state a client heard moves backwards. */
+function answersAgree(history: HistoryEntry[], obs: Observation): Violation[] {
+  const out: Violation[] = [];
+  const heard = new Map<string, HistoryEntry[]>();
+  for (const e of history)
+    if (e.payment_id && e.state && (e.type === "ok" || e.type === "info"))
+      heard.set(e.payment_id, [...(heard.get(e.payment_id) ?? []), e]);
+  for (const [id, entries] of heard) {
+    const final = String(obs.payments.get(id)?.row?.state ?? "absent");
+    const charged = obs.charges.some((c) => c.reference === id);
+    for (const e of entries) out.push(...contradiction(id, e, final, charged));
+    out.push(
+      ...backwards(
+        id,
+        entries.filter((e) => e.op !== "cancel"),
+        CHARGE_RANK,
+      ),
+    );
+    out.push(
+      ...backwards(
+        id,
+        entries.filter((e) => e.op === "cancel"),
+        REFUND_RANK,
+      ),
+    );
+  }
+  // A key resolved VOID is never charged afterwards under the id that key was heard with.
+  for (const e of history) {
+    if (e.op !== "resolve" || e.state !== "VOID") continue;
+    const charged = obs.charges.filter((c) =>
+      history.some((h) => h.key === e.key && h.payment_id === c.reference),
+    );
+    if (charged.length > 0)
+      out.push(v("answers-agree", `key ${e.key} was resolved VOID, yet ${charged[0]?.id} charged it`));
+  }
+  return out;
+}
+
+function contradiction(id: string, e: HistoryEntry, final: string, charged: boolean): Violation[] {
+  const s = e.state as string;
+  if (s === "SUCCEEDED" && !["SUCCEEDED", "REFUNDED"].includes(final))
+    return [
+      v("answers-agree", `${id}: a client heard SUCCEEDED (${e.op} ${e.status}), the ledger ends ${final}`),
+    ];
+  if (s === "FAILED" && (final !== "FAILED" || charged))
+    return [
+      v(
+        "answers-agree",
+        `${id}: a client heard FAILED, the ledger ends ${final}${charged ? " and the PSP charged it" : ""}`,
+      ),
+    ];
+  if (s === "REFUNDED" && final !== "REFUNDED")
+    return [v("answers-agree", `${id}: a client heard REFUNDED, the ledger ends ${final}`)];
+  return [];
+}
+
+/** A state heard after a later one, or one final answer after another. */
+function backwards(id: string, entries: HistoryEntry[], rank: Record<string, number>): Violation[] {
+  let top = -1;
+  let topState = "";
+  for (const e of entries) {
+    const r = rank[e.state as string];
+    if (r === undefined) continue;
+    if (r < top || (r === top && e.state !== topState))
+      return [v("no-state-backwards", `${id}: heard ${topState}, then ${e.state} (${e.op} ${e.status})`)];
+    top = r;
+    topState = e.state as string;
+  }
+  return [];
+}
+
+/** Only one request per key is answered as the first (without Idempotent-Replayed); the others are repeats. */
+function oneFirstAnswer(history: HistoryEntry[]): Violation[] {
+  const firsts = new Map<string, number>();
+  for (const e of history)
+    if (e.op === "pay" && e.type === "ok" && !e.replayed && e.key)
+      firsts.set(e.key, (firsts.get(e.key) ?? 0) + 1);
+  return [...firsts]
+    .filter(([, n]) => n > 1)
+    .map(([key, n]) =>
+      v("one-first-answer", `key ${key} got ${n} final answers that were not marked as replays`),
+    );
+}
+
+/** Every SUCCEEDED payment is credited once, and a refunded one debited once. */
+function creditedOnce(view: ClientView, obs: Observation): Violation[] {
+  return view.names.merchants.flatMap((m, i) => {
+    const rows = [...obs.payments.values()].flatMap((p) => (p.row && p.row.merchant_id === m ? [p.row] : []));
+    const credited = rows.filter((r) => r.state === "SUCCEEDED" || r.state === "REFUNDED");
+    const balance = rows.filter((r) => r.state === "SUCCEEDED").reduce((a, r) => a + Number(r.amount), 0);
+    const got = obs.merchants[i] ?? { balance: 0, credits: 0 };
+    return got.credits === credited.length && got.balance === balance
+      ? []
+      : [
+          v(
+            "credited-once",
+            `${m}: ${got.credits} credits and balance ${got.balance}, for ${credited.length} credited payments worth ${balance} now`,
+          ),
+        ];
+  });
+}
+
+/** The journal of each payment balances: one entry for a success, and back to zero per account for a refund. */
+function journalBalances(obs: Observation): Violation[] {
+  const out: Violation[] = [];
+  for (const [id, legs] of obs.journal) {
+    const state = obs.payments.get(id)?.row?.state;
+    const net = new Map<string, number>();
+    for (const l of legs)
+      net.set(l.account, (net.get(l.account) ?? 0) + (l.side === "debit" ? l.amount : -l.amount));
+    const total = [...net.values()].reduce((a, n) => a + n, 0);
+    if (total !== 0) out.push(v("journal-balances", `${id}: debits and credits differ by ${total}`));
+    if (state === "REFUNDED" && [...net.values()].some((n) => n !== 0))
+      out.push(v("journal-balances", `${id}: refunded, but an account does not return to zero`));
+    if (state === "FAILED" && legs.length > 0)
+      out.push(v("journal-balances", `${id}: declined, yet journaled`));
+    if (state === "SUCCEEDED" && legs.length !== 2)
+      out.push(v("journal-balances", `${id}: ${legs.length} legs for one success`));
+  }
+  return out;
+}
+
+/** One notification shown per paid payment, none for others, alerts within the README's bound. */
+function notifiedOnce(view: ClientView, history: HistoryEntry[], obs: Observation): Violation[] {
+  const out: Violation[] = [];
+  view.names.callers.forEach((caller, i) => {
+    const screen = obs.screens[i] ?? { shown: [], alerts: 0 };
+    const mine = [...obs.payments].filter(([, p]) => p.owner === i && p.row);
+    const paid = mine.filter(([, p]) => p.row?.state === "SUCCEEDED" || p.row?.state === "REFUNDED");
+    for (const [id] of paid) {
+      const n = screen.shown.filter((s) => s.replace_id === id).length;
+      if (n !== 1) out.push(v("notified-once", `${id}: shown ${n} times on ${caller}'s phone`));
+    }
+    const paidIds = new Set(paid.map(([id]) => id));
+    for (const s of screen.shown)
+      if (!paidIds.has(s.replace_id))
+        out.push(v("notified-once", `${caller}'s phone shows ${s.replace_id}, which was never paid`));
+    // README: one alert per event, and one more only where a worker died after a send and before its SENT mark.
+    const events = paid.length + paid.filter(([, p]) => p.row?.state === "REFUNDED").length;
+    const extra = history.filter(
+      (e) => e.type === "fault" && /worker(\.|_crash_)after_send/.test(e.op),
+    ).length;
+    if (screen.alerts > events + extra)
+      out.push(
+        v(
+          "alerts-bounded",
+          `${caller}: ${screen.alerts} alerts for ${events} events (${extra} allowed extra)`,
+        ),
+      );
+  });
+  return out;
+}
+
+/** Receipts: one per paid payment, one refund email per refund; the send record stops a second. */
+function emailsBounded(view: ClientView, obs: Observation): Violation[] {
+  const out: Violation[] = [];
+  view.names.callers.forEach((caller, i) => {
+    const mails = obs.emails[i] ?? [];
+    for (const [id, p] of obs.payments) {
+      if (p.owner !== i || !p.row) continue;
+      const receipts = mails.filter((m) => m.subject.includes(`receipt for payment ${id}`)).length;
+      const refunds = mails.filter((m) => m.subject.includes(`refund for payment ${id}`)).length;
+      const paid = p.row.state === "SUCCEEDED" || p.row.state === "REFUNDED";
+      if (receipts !== (paid ? 1 : 0))
+        out.push(v("emails-bounded", `${id}: ${receipts} receipts to ${caller} (${String(p.row.state)})`));
+      if (refunds !== (p.row.state === "REFUNDED" ? 1 : 0))
+        out.push(
+          v("emails-bounded", `${id}: ${refunds} refund emails to ${caller} (${String(p.row.state)})`),
+        );
+    }
+  });
+  return out;
+}
+
+/** Nothing left unknown, in flight or in a DLQ once the stack is quiet. */
+function nothingLeft(obs: Observation): Violation[] {
+  const out: Violation[] = [];
+  if (obs.backlog > 0)
+    out.push(v("nothing-unknown", `${obs.backlog} payments still open in the resolver's index`));
+  for (const [id, p] of obs.payments) {
+    const state = p.row?.state;
+    if (state && !["SUCCEEDED", "FAILED", "REFUNDED"].includes(String(state)))
+      out.push(v("nothing-unknown", `${id} ends ${String(state)}`));
+  }
+  for (const [queue, n] of Object.entries(obs.queues))
+    if (n > 0) out.push(v("queues-drained", `${n} messages left in ${queue}`));
+  if (obs.outboxLeft > 0) out.push(v("queues-drained", `${obs.outboxLeft} outbox items never relayed`));
+  return out;
+}

@@ -1,0 +1,133 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { portsOfZero, type StartedStack, spawnStack } from "../load/stack-process";
+import { scheduleArbitrary } from "./arbitraries";
+import { ChaosApi } from "./chaos-api";
+import { type ChaosSettings, switchesOf } from "./chaos-settings";
+import { chaosEnv } from "./chaos-stack";
+import type { RunRecord } from "./history";
+import { runOne } from "./run-one";
+import type { ClientSwitches, Schedule } from "./schedule";
+
+/** What a long run came to, for the summary and summary.json. */
+export interface ChaosSummary {
+  seed: number;
+  runs: number;
+  parallel: number;
+  unsafe: string[];
+  seconds: number;
+  runsPerMinute: number;
+  faultsFired: Record<string, number>;
+  violations: Array<{ index: number; file: string; checks: string[] }>;
+}
+
+/** Starts one chaos stack (its own process group, ports of 0) with the guards the settings take away. */
+export async function startChaosStack(
+  env: Record<string, string>,
+  log: (l: string) => void,
+): Promise<StartedStack> {
+  return spawnStack(
+    (readyFile) => ({
+      ...process.env,
+      ...chaosEnv(),
+      ...portsOfZero(readyFile),
+      RESOLVER_EVERY_MS: "0",
+      SWEEPS_EVERY_MS: "0",
+      LOCAL_STANDBY: "off",
+      ...env,
+    }),
+    log,
+  );
+}
+
+/** The schedules of a run, in order: schedule i of seed s is always the same one. */
+export function schedulesOf(seed: number, runs: number): Schedule[] {
+  return fc.sample(scheduleArbitrary, { seed, numRuns: runs });
+}
+
+/**
+ * Plays `runs` schedules over `parallel` stacks, each stack taking the next schedule when it is free; prints a
+ * progress line as runs finish and writes every violating run to the report folder.
+ */
+export async function longRun(s: ChaosSettings, log: (l: string) => void): Promise<ChaosSummary> {
+  const { env, client } = switchesOf(s.unsafe);
+  mkdirSync(s.outDir, { recursive: true });
+  log(`starting ${s.parallel} local stack(s) (ports of 0, primary Region, short deadlines)...`);
+  const stacks = await Promise.all(Array.from({ length: s.parallel }, () => startChaosStack(env, log)));
+  const schedules = schedulesOf(s.seed, s.runs);
+  const summary: ChaosSummary = {
+    seed: s.seed,
+    runs: 0,
+    parallel: s.parallel,
+    unsafe: s.unsafe,
+    seconds: 0,
+    runsPerMinute: 0,
+    faultsFired: {},
+    violations: [],
+  };
+  const started = Date.now();
+  let next = 0;
+  const progress = () => {
+    const seconds = (Date.now() - started) / 1000;
+    const rate = (summary.runs / seconds) * 60;
+    log(
+      `  [${String(summary.runs).padStart(String(s.runs).length)}/${s.runs}] ${rate.toFixed(1)} runs/min, ${summary.violations.length} violations, ${Object.values(summary.faultsFired).reduce((a, n) => a + n, 0)} faults fired`,
+    );
+  };
+  let lastLine = 0;
+  try {
+    await Promise.all(
+      stacks.map(async (stack) => {
+        const api = new ChaosApi(stack.apiUrl);
+        for (let i = next++; i < schedules.length; i = next++) {
+          const record = await playOne(api, schedules[i] as Schedule, client, s, i);
+          summary.runs += 1;
+          for (const [k, n] of Object.entries(record.faultsFired))
+            summary.faultsFired[k] = (summary.faultsFired[k] ?? 0) + n;
+          if (record.violations.length > 0) {
+            const file = writeRecord(s.outDir, `violation-${s.seed}-${i}.json`, record);
+            summary.violations.push({
+              index: i,
+              file,
+              checks: [...new Set(record.violations.map((v) => v.check))],
+            });
+            log(
+              `  VIOLATION in run ${i}: ${record.violations.map((v) => `${v.check}: ${v.reason}`).join("; ")}`,
+            );
+            if (summary.violations.length === 1) next = schedules.length; // stop the others at the first one
+          }
+          if (Date.now() - lastLine > 2_000 || summary.runs === s.runs) {
+            lastLine = Date.now();
+            progress();
+          }
+        }
+      }),
+    );
+  } finally {
+    await Promise.all(stacks.map((st) => st.stop()));
+  }
+  summary.seconds = Math.round((Date.now() - started) / 1000);
+  summary.runsPerMinute = Number(((summary.runs / Math.max(1, summary.seconds)) * 60).toFixed(1));
+  writeFileSync(join(s.outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
+  return summary;
+}
+
+async function playOne(
+  api: ChaosApi,
+  schedule: Schedule,
+  client: ClientSwitches,
+  s: ChaosSettings,
+  index: number,
+): Promise<RunRecord> {
+  const record = await runOne(api, schedule, client, Object.keys(switchesOf(s.unsafe).env));
+  return { ...record, seed: s.seed, path: String(index) };
+}
+
+/** Writes a run's record where `--replay` can read it; answers the path. */
+export function writeRecord(dir: string, name: string, record: RunRecord): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, name);
+  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+  return file;
+}

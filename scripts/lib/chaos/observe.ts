@@ -1,0 +1,165 @@
+import { DynamoDBClient, QueryCommand } from "@aws-sdk/client-dynamodb";
+import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { type ChaosApi, emailOf } from "./chaos-api";
+import type { ClientView } from "./run-schedule";
+
+/** A charge as the PSP recorded it (`GET /_local/psp/charges`). */
+export interface PspCharge {
+  id: string;
+  idempotency_key: string;
+  reference: string;
+  amount: number;
+  refunded: boolean;
+}
+
+/** What the checker reads once the stack is quiet: the PSP's, the API's and the raw stores' own records. */
+export interface Observation {
+  /** Charges made during this run. */
+  charges: PspCharge[];
+  /** Each payment the run touched, as its owner reads it (`GET /payments/{id}`), with the owner's index. */
+  payments: Map<string, { owner: number | undefined; row: Record<string, unknown> | undefined }>;
+  merchants: Array<{ balance: number; credits: number }>;
+  screens: Array<{ shown: Array<{ replace_id: string; title: string }>; alerts: number }>;
+  emails: Array<Array<{ subject: string }>>;
+  backlog: number;
+  /** Messages left in each queue of the active Region: visible plus in flight. */
+  queues: Record<string, number>;
+  outboxLeft: number;
+  /** The journal legs of each payment, from the raw ledger table. */
+  journal: Map<string, Array<{ account: string; side: string; amount: number }>>;
+}
+
+interface Resources {
+  endpoints: { dynamodb: string; sqs: string };
+  credentials: { accessKeyId: string; secretAccessKey: string };
+  regions: { primary: { region: string; tables: { ledger: string }; queues: Record<string, string> } };
+}
+
+/** Reads everything the checker judges, through the API, the `/_local` routes and the raw tables and queues. */
+export async function observe(
+  api: ChaosApi,
+  view: ClientView,
+  chargesBefore: Set<string>,
+): Promise<Observation> {
+  const all = await api.local<PspCharge[]>("GET", "/psp/charges");
+  const charges = all.filter((c) => !chargesBefore.has(c.id));
+  const ids = new Set([
+    ...charges.map((c) => c.reference),
+    ...view.paymentIds.filter((p): p is string => !!p),
+  ]);
+  const payments = new Map<string, { owner: number | undefined; row: Record<string, unknown> | undefined }>();
+  for (const id of ids) payments.set(id, await ownerRead(api, view, id));
+  const merchants = await Promise.all(
+    view.names.merchants.map((m) =>
+      api.local<{ balance: number; credits: number }>("GET", `/merchants/${m}`),
+    ),
+  );
+  const screens = await Promise.all(
+    view.names.callers.map((c) => api.local<Observation["screens"][number]>("GET", `/devices/${c}`)),
+  );
+  const emails = await Promise.all(
+    view.names.callers.map((c) =>
+      api.local<Array<{ subject?: string; content?: unknown }>>(
+        "GET",
+        `/emails?to=${encodeURIComponent(emailOf(c))}`,
+      ),
+    ),
+  );
+  const backlog = (await api.local<{ total: number }>("GET", "/backlog")).total;
+  const raw = await rawReads(api, [...ids]);
+  return {
+    charges,
+    payments,
+    merchants,
+    screens,
+    emails: emails.map((list) => list.map(subjectOf)),
+    backlog,
+    ...raw,
+  };
+}
+
+async function ownerRead(api: ChaosApi, view: ClientView, id: string) {
+  for (const [i, caller] of view.names.callers.entries()) {
+    const a = await api.payment(caller, id);
+    if (a.status === 200) return { owner: i, row: a.body };
+  }
+  return { owner: undefined, row: undefined };
+}
+
+// aws-ses-v2-local keeps the subject in a few shapes across versions; the checker reads whichever is there.
+function subjectOf(e: { subject?: string; content?: unknown }): { subject: string } {
+  if (typeof e.subject === "string") return { subject: e.subject };
+  const simple = (e.content as { Simple?: { Subject?: { Data?: string } } } | undefined)?.Simple;
+  return { subject: simple?.Subject?.Data ?? JSON.stringify(e).slice(0, 200) };
+}
+
+/** The raw stores' clients, from `GET /_local/resources`; the caller destroys them. */
+async function rawClients(api: ChaosApi) {
+  const res = await api.local<Resources>("GET", "/resources");
+  const primary = res.regions.primary;
+  const config = { region: primary.region, credentials: res.credentials };
+  const db = new DynamoDBClient({ ...config, endpoint: res.endpoints.dynamodb });
+  const sqs = new SQSClient({ ...config, endpoint: res.endpoints.sqs });
+  return { primary, db, sqs, destroy: () => (db.destroy(), sqs.destroy()) };
+}
+
+/** The messages left in the active Region's queues and the outbox items not yet relayed, read raw. */
+export async function readDepths(
+  api: ChaosApi,
+): Promise<{ queues: Record<string, number>; outboxLeft: number }> {
+  const { primary, db, sqs, destroy } = await rawClients(api);
+  try {
+    const queues: Record<string, number> = {};
+    for (const [name, url] of Object.entries(primary.queues)) queues[name] = await depth(sqs, url);
+    const outbox = await db.send(
+      new QueryCommand({
+        TableName: primary.tables.ledger,
+        IndexName: "gsi1",
+        KeyConditionExpression: "gsi1pk = :pk",
+        ExpressionAttributeValues: { ":pk": { S: "OUTBOX" } },
+        Select: "COUNT",
+      }),
+    );
+    return { queues, outboxLeft: outbox.Count ?? 0 };
+  } finally {
+    destroy();
+  }
+}
+
+async function rawReads(api: ChaosApi, ids: string[]) {
+  const depths = await readDepths(api);
+  const { primary, db, destroy } = await rawClients(api);
+  try {
+    const journal = new Map<string, Array<{ account: string; side: string; amount: number }>>();
+    for (const id of ids) journal.set(id, await journalOf(db, primary.tables.ledger, id));
+    return { ...depths, journal };
+  } finally {
+    destroy();
+  }
+}
+
+async function depth(sqs: SQSClient, url: string): Promise<number> {
+  const out = await sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: url,
+      AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+    }),
+  );
+  const a = out.Attributes ?? {};
+  return Number(a.ApproximateNumberOfMessages ?? 0) + Number(a.ApproximateNumberOfMessagesNotVisible ?? 0);
+}
+
+async function journalOf(db: DynamoDBClient, table: string, id: string) {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: table,
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :j)",
+      ExpressionAttributeValues: { ":pk": { S: `PAY#${id}` }, ":j": { S: "JOURNAL#" } },
+    }),
+  );
+  return (out.Items ?? []).map((i) => ({
+    account: i.account?.S ?? "",
+    side: i.side?.S ?? "",
+    amount: Number(i.amount?.N ?? 0),
+  }));
+}

@@ -1,0 +1,46 @@
+import type { ChaosApi } from "./chaos-api";
+import { readDepths } from "./observe";
+
+/** How the stack looked on the last pass of the quiesce. */
+export interface QuietReport {
+  quiet: boolean;
+  passes: number;
+  ms: number;
+}
+
+const QUIET_WITHIN_MS = 60_000;
+
+/**
+ * Lets the stack finish what the schedule left: faults cleared, the clock moved past every deadline and the
+ * PSP's "not found" settle time, then the resolver and the sweeps run (as their schedules would) until the
+ * resolver's index, the outbox and the queues are empty twice in a row.
+ */
+export async function quiesce(api: ChaosApi, withinMs = QUIET_WITHIN_MS): Promise<QuietReport> {
+  const started = Date.now();
+  await api.local("DELETE", "/faults");
+  await api.local("POST", "/clock", { advance_s: 700 });
+  let quietPasses = 0;
+  let passes = 0;
+  while (Date.now() - started < withinMs) {
+    passes += 1;
+    await api.local("POST", "/run/resolver");
+    await api.local("POST", "/run/sweeps");
+    quietPasses = (await isQuiet(api)) ? quietPasses + 1 : 0;
+    // Quiet twice, a little apart: a worker that just took the last message has had its time to finish it.
+    if (quietPasses >= 2) return { quiet: true, passes, ms: Date.now() - started };
+    await sleep(quietPasses > 0 ? 150 : 200);
+    // A settle time counted by the domain clock (a lookup that found nothing) needs the clock to move on.
+    if (passes % 8 === 0) await api.local("POST", "/clock", { advance_s: 700 });
+  }
+  return { quiet: false, passes, ms: Date.now() - started };
+}
+
+async function isQuiet(api: ChaosApi): Promise<boolean> {
+  const backlog = await api.local<{ total: number }>("GET", "/backlog");
+  if (backlog.total > 0) return false;
+  const { queues, outboxLeft } = await readDepths(api);
+  // A DLQ that holds something never empties by waiting: the checker reports it, the quiesce does not wait for it.
+  return outboxLeft === 0 && (queues.events ?? 0) === 0;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,237 @@
+import type { Answer, ChaosApi } from "./chaos-api";
+import { History } from "./history";
+import type { AsyncCrashPoint, ClientSwitches, PayFault, Schedule, Step } from "./schedule";
+
+/** The timing the chaos stack runs with (scripts/lib/chaos/chaos-stack.ts sets it); faults are sized by it. */
+// The deadline leaves the PSP call its minimum second (MIN_PSP_CALL_MS) after the clock margin.
+export const CHAOS_TIMING = {
+  deadlineMs: 1_500,
+  clockMarginMs: 100,
+  takeoverMarginMs: 400,
+  webhookDelayMs: 300,
+} as const;
+
+/** The names one run uses: its own callers, merchants and keys, so that runs on one stack never meet. */
+export interface RunNames {
+  callers: string[];
+  merchants: string[];
+}
+
+/** What the clients knew at the end: each order's keys (oldest first) and the payment ids they heard. */
+export interface ClientView {
+  names: RunNames;
+  keys: string[][];
+  paymentIds: Array<string | undefined>;
+}
+
+/** Plays one schedule's steps against a stack, recording the history; the checker judges afterwards. */
+export async function runSchedule(
+  api: ChaosApi,
+  schedule: Schedule,
+  runId: string,
+  switches: ClientSwitches = {},
+  history = new History(),
+): Promise<{ history: History; view: ClientView }> {
+  const names: RunNames = {
+    callers: [0, 1, 2].map((i) => `ch${runId}-c${i}`),
+    merchants: [0, 1].map((i) => `ch${runId}-m${i}`),
+  };
+  const view: ClientView = {
+    names,
+    keys: schedule.orders.map(() => []),
+    paymentIds: schedule.orders.map(() => undefined),
+  };
+  const used = new Set(schedule.orders.map((o) => o.caller));
+  for (const c of used) await api.registerDevice(names.callers[c] as string);
+  const player = new Player(api, schedule, runId, switches, history, view);
+  for (const step of schedule.steps) await player.play(step);
+  await api.local("DELETE", "/faults");
+  return { history, view };
+}
+
+class Player {
+  constructor(
+    private readonly api: ChaosApi,
+    private readonly schedule: Schedule,
+    private readonly runId: string,
+    private readonly switches: ClientSwitches,
+    private readonly history: History,
+    private readonly view: ClientView,
+  ) {}
+
+  async play(step: Step): Promise<void> {
+    switch (step.op) {
+      case "pay":
+        return this.pay(step.order, step.fault, step.asyncCrash);
+      case "resolve":
+        return void (await this.resolve(step.order));
+      case "new_key":
+        return this.newKey(step.order);
+      case "cancel":
+        return this.cancel(step.order, step.fault);
+      case "later":
+        this.history.add({ process: "nemesis", type: "fault", op: `clock+${step.seconds}s` });
+        return void (await this.api.local("POST", "/clock", { advance_s: step.seconds }));
+      case "job":
+        this.history.add({ process: "scheduler", type: "invoke", op: step.job });
+        return void (await this.api.local("POST", `/run/${step.job}`));
+      case "redeliver":
+        return this.redeliver(step.order);
+    }
+  }
+
+  private order(i: number) {
+    const index = i % this.schedule.orders.length;
+    const spec = this.schedule.orders[index];
+    if (!spec) throw new Error("a schedule needs at least one order");
+    const caller = this.view.names.callers[spec.caller] as string;
+    const body = {
+      order_id: `o${index}`,
+      amount: spec.amount + index,
+      currency: "USD",
+      payment_method: spec.declined ? "pm_card_declined" : "pm_card_visa",
+      merchant_id: this.view.names.merchants[spec.merchant],
+    };
+    return { index, caller, body, process: `client-${spec.caller}` };
+  }
+
+  /** The order's key: journaled before the first send and kept for every retry (unless the switch says not). */
+  private keyFor(index: number, fresh: boolean): string {
+    const keys = this.view.keys[index] as string[];
+    if (keys.length === 0 || fresh) keys.push(`ch${this.runId}-o${index}-k${keys.length}`);
+    return keys[keys.length - 1] as string;
+  }
+
+  private heard(index: number, a: Answer): void {
+    if (typeof a.body.payment_id === "string") this.view.paymentIds[index] = a.body.payment_id;
+  }
+
+  private async pay(i: number, fault: PayFault, asyncCrash?: AsyncCrashPoint): Promise<void> {
+    const o = this.order(i);
+    const key = this.keyFor(o.index, this.switches.newKeyPerRetry === true);
+    const armed = {
+      ...payFaultBody(fault),
+      ...(asyncCrash && fault.kind !== "crash" ? { crash_at: asyncCrash } : {}),
+    };
+    for (const [name, value] of Object.entries(armed))
+      await this.api.local("POST", "/faults", { [name]: value, n: 1 });
+    let ran = false;
+    const send = async (process: string) => {
+      this.history.add({ process, type: "invoke", op: "pay", order: o.index, key });
+      const a = await this.api.pay(o.caller, key, o.body);
+      this.heard(o.index, a);
+      this.history.answered(process, "pay", o.index, key, a);
+      ran ||= a.status !== 409 && a.status !== 422 && a.status !== 400;
+    };
+    if (fault.kind === "paused_owner") {
+      // The owner freezes after the PSP answered; its retry arrives after the lease and the takeover margin.
+      const first = send(o.process);
+      await sleep(CHAOS_TIMING.deadlineMs + CHAOS_TIMING.takeoverMarginMs + 400);
+      await Promise.all([first, send(`${o.process}-retry`)]);
+    } else await send(o.process);
+    // The relay and the worker reach an async crash point a moment after the answer; a refused pay never does.
+    if (armed.crash_at && asyncCrash && ran) await this.waitTaken("crash_at", 2_500);
+    await this.settleFaults(armed);
+  }
+
+  private async resolve(i: number): Promise<string | undefined> {
+    const o = this.order(i);
+    const key = this.keyFor(o.index, false);
+    this.history.add({ process: o.process, type: "invoke", op: "resolve", order: o.index, key });
+    const a = await this.api.resolve(o.caller, key);
+    this.heard(o.index, a);
+    this.history.answered(o.process, "resolve", o.index, key, a);
+    return a.status === 200 ? String(a.body.state) : undefined;
+  }
+
+  /** Resolve, and on VOID pay the same order with a new key (the app's "try again"). */
+  private async newKey(i: number): Promise<void> {
+    const state = await this.resolve(i);
+    if (state !== "VOID") return;
+    const o = this.order(i);
+    this.keyFor(o.index, true);
+    await this.pay(i, { kind: "none" });
+  }
+
+  private async cancel(i: number, fault: "none" | "psp_lose_reply" | "crash"): Promise<void> {
+    const o = this.order(i);
+    const paymentId = this.view.paymentIds[o.index];
+    if (!paymentId) return;
+    const armed: Record<string, unknown> =
+      fault === "psp_lose_reply"
+        ? { psp_lose_reply: 1 }
+        : fault === "crash"
+          ? { crash_at: "cancel.after_psp" }
+          : {};
+    for (const [name, value] of Object.entries(armed))
+      await this.api.local("POST", "/faults", { [name]: value, n: 1 });
+    this.history.add({
+      process: o.process,
+      type: "invoke",
+      op: "cancel",
+      order: o.index,
+      payment_id: paymentId,
+    });
+    const a = await this.api.cancel(o.caller, paymentId);
+    this.history.answered(o.process, "cancel", o.index, undefined, {
+      ...a,
+      body: { payment_id: paymentId, ...a.body },
+    });
+    await this.settleFaults(armed);
+  }
+
+  private async redeliver(i: number): Promise<void> {
+    const paymentId = this.view.paymentIds[i % this.schedule.orders.length];
+    if (!paymentId) return;
+    const r = await this.api.local<{ redelivered: number }>("POST", "/psp/redeliver", {
+      reference: paymentId,
+    });
+    if (r.redelivered > 0) this.history.fired("webhook_redeliver");
+  }
+
+  /** Waits until a fault has been taken (the relay or worker reached its crash point), or gives up. */
+  private async waitTaken(name: string, withinMs: number): Promise<void> {
+    const until = Date.now() + withinMs;
+    while (Date.now() < until) {
+      const armed = await this.api.local<Record<string, unknown>>("GET", "/faults");
+      if (!(name in armed)) return;
+      await sleep(50);
+    }
+  }
+
+  /** Counts the faults that fired and clears those that did not, so that none leaks into a later step. */
+  private async settleFaults(armed: Record<string, unknown>): Promise<void> {
+    if (Object.keys(armed).length === 0) return;
+    const left = await this.api.local<Record<string, unknown>>("GET", "/faults");
+    for (const [name, value] of Object.entries(armed))
+      if (!(name in left)) this.history.fired(name === "crash_at" ? `crash_at ${String(value)}` : name);
+    await this.api.local("DELETE", "/faults");
+  }
+}
+
+/** The `/_local/faults` body that arms a pay fault for one occurrence. */
+function payFaultBody(f: PayFault): Record<string, string | number> {
+  switch (f.kind) {
+    case "none":
+      return {};
+    case "psp_lose_reply":
+      return { psp_lose_reply: 1 };
+    case "psp_delay_past_deadline":
+      return { psp_delay_ms: CHAOS_TIMING.deadlineMs + 400 };
+    case "psp_fail":
+      return { psp_fail: f.status };
+    case "crash":
+      return { crash_at: f.point };
+    case "paused_owner":
+      // Long enough for the retry (sent after the lease and the margin) to take over and finish first.
+      return { stall_after_psp_ms: CHAOS_TIMING.deadlineMs + CHAOS_TIMING.takeoverMarginMs + 1_500 };
+    case "webhook":
+      return f.how === "early"
+        ? { psp_webhook_early: 1 }
+        : f.how === "late"
+          ? { psp_webhook_late_ms: 2_500 }
+          : { psp_webhook_twice: 1 };
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,93 @@
+/**
+ * A generated fault schedule: a few orders (each a caller's payment to a merchant) and the steps the clients and
+ * the faults take. Everything random is in this value (no Math.random in a run), so a failing schedule shrinks
+ * and replays. Steps name orders by index modulo the order count, so that shrinking the orders keeps them valid.
+ */
+export interface Schedule {
+  orders: OrderSpec[];
+  steps: Step[];
+}
+
+/** One order: who pays, whom, how much, and whether the card is declined. */
+export interface OrderSpec {
+  caller: number;
+  merchant: number;
+  amount: number;
+  declined: boolean;
+}
+
+/** What goes wrong around one request to the PSP or in the handler that serves it. */
+export type PayFault =
+  | { kind: "none" }
+  | { kind: "psp_lose_reply" }
+  | { kind: "psp_delay_past_deadline" }
+  | { kind: "psp_fail"; status: 500 | 503 }
+  | { kind: "crash"; point: PayCrashPoint }
+  | { kind: "paused_owner" }
+  | { kind: "webhook"; how: "early" | "late" | "twice" };
+
+export const PAY_CRASH_POINTS = [
+  "pay.after_claim",
+  "pay.after_guard",
+  "pay.after_psp",
+  "pay.after_settle",
+  "pay.after_completion",
+] as const;
+export type PayCrashPoint = (typeof PAY_CRASH_POINTS)[number];
+
+/** Crashes of the asynchronous half, armed with a payment and waited for after it. */
+export const ASYNC_CRASH_POINTS = [
+  "relay.after_publish",
+  "relay.after_delete",
+  "worker.after_commit",
+  "worker.after_send",
+  "worker.after_sent_mark",
+] as const;
+export type AsyncCrashPoint = (typeof ASYNC_CRASH_POINTS)[number];
+
+/** One step of a schedule. */
+export type Step =
+  /** Pay (or pay again with the same key: the client's retry after a timeout or a 202). */
+  | { op: "pay"; order: number; fault: PayFault; asyncCrash?: AsyncCrashPoint }
+  /** "Did it go through?": resolve the order's current key. */
+  | { op: "resolve"; order: number }
+  /** A client that heard VOID from resolve pays the same order again with a new key. */
+  | { op: "new_key"; order: number }
+  | { op: "cancel"; order: number; fault: "none" | "psp_lose_reply" | "crash" }
+  /** The clock jumps: the buyer comes back after seconds or hours. */
+  | { op: "later"; seconds: number }
+  | { op: "job"; job: "resolver" | "sweeps" }
+  /** The PSP delivers every webhook of the order's payment again, oldest first (twice, out of order). */
+  | { op: "redeliver"; order: number };
+
+/** The client-side guard switches a run may take away (the server's are environment switches). */
+export interface ClientSwitches {
+  /** The client makes a new key for every retry instead of keeping its key (the seed's branch 3a). */
+  newKeyPerRetry?: boolean;
+}
+
+/** A short text of a schedule for progress lines and violation reports. */
+export function describeSchedule(s: Schedule): string {
+  const steps = s.steps.map((st) => {
+    switch (st.op) {
+      case "pay":
+        return `pay#${st.order}${st.fault.kind === "none" ? "" : `[${faultText(st.fault)}]`}${st.asyncCrash ? `{${st.asyncCrash}}` : ""}`;
+      case "cancel":
+        return `cancel#${st.order}${st.fault === "none" ? "" : `[${st.fault}]`}`;
+      case "later":
+        return `later(${st.seconds}s)`;
+      case "job":
+        return st.job;
+      default:
+        return `${st.op}#${st.order}`;
+    }
+  });
+  return `${s.orders.length} orders: ${steps.join(" ")}`;
+}
+
+function faultText(f: PayFault): string {
+  if (f.kind === "psp_fail") return `psp_fail ${f.status}`;
+  if (f.kind === "crash") return `crash ${f.point}`;
+  if (f.kind === "webhook") return `webhook ${f.how}`;
+  return f.kind;
+}

@@ -1,0 +1,38 @@
+import fc from "fast-check";
+import { scheduleArbitrary } from "./arbitraries";
+import type { ChaosApi } from "./chaos-api";
+import type { RunRecord } from "./history";
+import { runOne } from "./run-one";
+import type { ClientSwitches, Schedule } from "./schedule";
+
+const SHRINK_WITHIN_MS = 10 * 60_000;
+
+/**
+ * Shrinks a violating schedule with fast-check's own shrinker (the schedule is given as an example, which
+ * fast-check shrinks like a generated value): the smallest schedule that still breaks one of the same checks.
+ */
+export async function shrinkViolation(
+  api: ChaosApi,
+  failing: RunRecord,
+  client: ClientSwitches,
+  log: (l: string) => void,
+): Promise<RunRecord> {
+  const checks = new Set(failing.violations.map((v) => v.check));
+  let smallest = failing;
+  let tries = 0;
+  const property = fc.asyncProperty(scheduleArbitrary, async (schedule: Schedule) => {
+    tries += 1;
+    const record = await runOne(api, schedule, client, failing.switches.server);
+    const still = record.violations.some((v) => checks.has(v.check));
+    if (still && schedule.steps.length <= smallest.schedule.steps.length) smallest = record;
+    if (tries % 5 === 0)
+      log(`  shrinking: ${tries} tries, smallest so far ${smallest.schedule.steps.length} steps`);
+    return !still;
+  });
+  await fc.check(property, {
+    examples: [[failing.schedule]],
+    numRuns: 1,
+    interruptAfterTimeLimit: SHRINK_WITHIN_MS,
+  });
+  return { ...smallest, seed: failing.seed, path: failing.path };
+}
