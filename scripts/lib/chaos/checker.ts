@@ -7,8 +7,8 @@ import type { ClientView } from "./run-schedule";
  * quiet stack from what the clients heard and what the stores hold. Each check names the guarantee it judges.
  */
 export function checkRun(view: ClientView, history: HistoryEntry[], obs: Observation): Violation[] {
-  return [
-    ...oneChargePerOrder(view, history, obs),
+  const all = [
+    ...oneChargePerOrder(obs),
     ...noLostPayment(obs),
     ...answersAgree(history, obs),
     ...oneFirstAnswer(history),
@@ -18,36 +18,34 @@ export function checkRun(view: ClientView, history: HistoryEntry[], obs: Observa
     ...emailsBounded(view, obs),
     ...nothingLeft(obs),
   ];
+  const seen = new Set<string>();
+  return all.filter(
+    (x) => !seen.has(`${x.check}\u0000${x.reason}`) && seen.add(`${x.check}\u0000${x.reason}`) !== undefined,
+  );
 }
 
 const v = (check: string, reason: string): Violation => ({ check, reason });
 
-/** The payment ids each order was heard under, by every key the client used for it. */
-function idsOfOrder(view: ClientView, history: HistoryEntry[], order: number): Set<string> {
-  const ids = new Set<string>();
-  for (const e of history) if (e.order === order && e.payment_id) ids.add(e.payment_id);
-  const last = view.paymentIds[order];
-  if (last) ids.add(last);
-  return ids;
-}
-
-/** At most one PSP charge per (caller, key), and per order: a new key after VOID may never add a second. */
-function oneChargePerOrder(view: ClientView, history: HistoryEntry[], obs: Observation): Violation[] {
+/**
+ * At most one PSP charge per (caller, key), and per order: a new key after VOID may never add a second. The order
+ * of a charge is read from its ledger row (owner and order id), since a client may never have heard its id.
+ */
+function oneChargePerOrder(obs: Observation): Violation[] {
   const out: Violation[] = [];
   const perRef = new Map<string, number>();
-  for (const c of obs.charges) perRef.set(c.reference, (perRef.get(c.reference) ?? 0) + 1);
+  const perOrder = new Map<string, string[]>();
+  for (const c of obs.charges) {
+    perRef.set(c.reference, (perRef.get(c.reference) ?? 0) + 1);
+    const p = obs.payments.get(c.reference);
+    if (p?.row) {
+      const order = `caller ${p.owner}, order ${String(p.row.order_id)}`;
+      perOrder.set(order, [...(perOrder.get(order) ?? []), c.reference]);
+    }
+  }
   for (const [ref, n] of perRef) if (n > 1) out.push(v("one-charge-per-key", `${ref} charged ${n} times`));
-  view.keys.forEach((_, order) => {
-    const ids = idsOfOrder(view, history, order);
-    const charged = obs.charges.filter((c) => ids.has(c.reference));
-    if (charged.length > 1)
-      out.push(
-        v(
-          "one-charge-per-order",
-          `order ${order} charged ${charged.length} times under ${[...ids].join(", ")}`,
-        ),
-      );
-  });
+  for (const [order, refs] of perOrder)
+    if (refs.length > 1)
+      out.push(v("one-charge-per-order", `${order} charged ${refs.length} times: ${refs.join(", ")}`));
   return out;
 }
 
@@ -144,17 +142,25 @@ function backwards(id: string, entries: HistoryEntry[], rank: Record<string, num
   return [];
 }
 
-/** Only one request per key is answered as the first (without Idempotent-Replayed); the others are repeats. */
+/**
+ * A final answer without Idempotent-Replayed says "I did it, and I am the first to answer": once a key has had a
+ * final answer, every later one is a repeat and must say so (a paused owner that woke after a takeover, 3c).
+ */
 function oneFirstAnswer(history: HistoryEntry[]): Violation[] {
-  const firsts = new Map<string, number>();
-  for (const e of history)
-    if (e.op === "pay" && e.type === "ok" && !e.replayed && e.key)
-      firsts.set(e.key, (firsts.get(e.key) ?? 0) + 1);
-  return [...firsts]
-    .filter(([, n]) => n > 1)
-    .map(([key, n]) =>
-      v("one-first-answer", `key ${key} got ${n} final answers that were not marked as replays`),
-    );
+  const answered = new Set<string>();
+  const out: Violation[] = [];
+  for (const e of history) {
+    if (e.op !== "pay" || e.type !== "ok" || !e.key) continue;
+    if (answered.has(e.key) && !e.replayed)
+      out.push(
+        v(
+          "one-first-answer",
+          `key ${e.key}: ${e.process} answered ${e.status} as the first, after another final answer`,
+        ),
+      );
+    answered.add(e.key);
+  }
+  return out;
 }
 
 /** Every SUCCEEDED payment is credited once, and a refunded one debited once. */
@@ -202,9 +208,19 @@ function notifiedOnce(view: ClientView, history: HistoryEntry[], obs: Observatio
     const screen = obs.screens[i] ?? { shown: [], alerts: 0 };
     const mine = [...obs.payments].filter(([, p]) => p.owner === i && p.row);
     const paid = mine.filter(([, p]) => p.row?.state === "SUCCEEDED" || p.row?.state === "REFUNDED");
-    for (const [id] of paid) {
+    for (const [id, p] of paid) {
       const n = screen.shown.filter((s) => s.replace_id === id).length;
-      if (n !== 1) out.push(v("notified-once", `${id}: shown ${n} times on ${caller}'s phone`));
+      // README: a second payment to the same merchant for the same amount within 60 s is a logical duplicate,
+      // whose alert is suppressed; it may be unshown when its twin is shown.
+      const twinShown = paid.some(
+        ([other, q]) =>
+          other !== id &&
+          q.row?.merchant_id === p.row?.merchant_id &&
+          q.row?.amount === p.row?.amount &&
+          screen.shown.some((s) => s.replace_id === other),
+      );
+      if (n > 1 || (n === 0 && !twinShown))
+        out.push(v("notified-once", `${id}: shown ${n} times on ${caller}'s phone`));
     }
     const paidIds = new Set(paid.map(([id]) => id));
     for (const s of screen.shown)

@@ -39,14 +39,13 @@ interface Resources {
 export async function observe(
   api: ChaosApi,
   view: ClientView,
+  heard: Iterable<string>,
   chargesBefore: Set<string>,
 ): Promise<Observation> {
   const all = await api.local<PspCharge[]>("GET", "/psp/charges");
   const charges = all.filter((c) => !chargesBefore.has(c.id));
-  const ids = new Set([
-    ...charges.map((c) => c.reference),
-    ...view.paymentIds.filter((p): p is string => !!p),
-  ]);
+  // Every payment id any client heard (under every key it used), and every one the PSP charged.
+  const ids = new Set([...charges.map((c) => c.reference), ...heard]);
   const payments = new Map<string, { owner: number | undefined; row: Record<string, unknown> | undefined }>();
   for (const id of ids) payments.set(id, await ownerRead(api, view, id));
   const merchants = await Promise.all(
@@ -100,7 +99,11 @@ async function rawClients(api: ChaosApi) {
   const config = { region: primary.region, credentials: res.credentials };
   const db = new DynamoDBClient({ ...config, endpoint: res.endpoints.dynamodb });
   const sqs = new SQSClient({ ...config, endpoint: res.endpoints.sqs });
-  return { primary, db, sqs, destroy: () => (db.destroy(), sqs.destroy()) };
+  const destroy = () => {
+    db.destroy();
+    sqs.destroy();
+  };
+  return { primary, db, sqs, destroy };
 }
 
 /** The messages left in the active Region's queues and the outbox items not yet relayed, read raw. */

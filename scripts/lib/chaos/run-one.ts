@@ -26,7 +26,8 @@ export async function runOne(
   const t1 = Date.now();
   const quiet = await quiesce(api);
   const t2 = Date.now();
-  const obs = await observe(api, view, before);
+  const heard = history.entries.flatMap((e) => (e.payment_id ? [e.payment_id] : []));
+  const obs = await observe(api, view, heard, before);
   const timing = {
     play_ms: t1 - t0,
     quiesce_ms: t2 - t1,
