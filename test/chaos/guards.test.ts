@@ -53,6 +53,9 @@ describe("the checker can fail: each guard taken away is caught", () => {
           { seed: SEED, numRuns: within, endOnFailure: true },
         );
         // assess
+        console.info(
+          `${guard}: caught after ${result.numRuns} schedules: ${found.map((f) => f.check).join(", ")}`,
+        );
         expect(result.failed, `no violation in ${result.numRuns} schedules`).toBe(true);
         expect(found.map((v) => v.check).join(" "), JSON.stringify(found)).toMatch(seedFailure);
       },
