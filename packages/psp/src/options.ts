@@ -14,6 +14,7 @@ export type PspFaultName =
   | "psp_latency_p50_ms"
   | "psp_latency_p99_ms"
   | "psp_lose_reply_rate"
+  | "psp_rate_limit"
   | "psp_webhook_early"
   | "psp_webhook_late_ms"
   | "psp_webhook_twice";

@@ -70,7 +70,9 @@ export async function handleRequest(
     return outageRefused(res);
   }
   // The request never ran, so a 429 is answered before any key is looked at and is never saved.
-  if (!ctx.limiter.admit(account, `${req.method} ${url.pathname}`)) {
+  // `psp_rate_limit` is one 429 on demand (a fault schedule's), answered like the limiter's own.
+  const injected = req.method === "POST" && ctx.opts.takeFault("psp_rate_limit") !== undefined;
+  if (injected || !ctx.limiter.admit(account, `${req.method} ${url.pathname}`)) {
     ctx.stats.rateLimited(origin);
     return rateLimited(res);
   }

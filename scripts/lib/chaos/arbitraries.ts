@@ -20,6 +20,7 @@ const payFault: fc.Arbitrary<PayFault> = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ kind: "none" as const }) },
   { weight: 2, arbitrary: fc.constant({ kind: "psp_lose_reply" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "psp_delay_past_deadline" as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "psp_429" as const }) },
   {
     weight: 1,
     arbitrary: fc

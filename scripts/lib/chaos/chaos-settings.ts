@@ -10,16 +10,19 @@ export interface ChaosSettings {
   unsafe: string[];
   outDir: string;
   shrink: boolean;
+  /** Stop taking new schedules after this many minutes (a long run bounded by time rather than count). */
+  forMinutes?: number;
 }
 
 export const USAGE = `usage: npm run chaos -- [--runs <n>] [--parallel <stacks>] [--seed <n>] [--replay <file>]
-                        [--unsafe <guard>]... [--out <dir>] [--no-shrink]
+                        [--unsafe <guard>]... [--out <dir>] [--for <minutes>] [--no-shrink]
   --runs       schedules to play (default 100)
   --parallel   local stacks side by side, each on ports of 0 (default 1)
   --seed       the generator's seed (default: the time); a run is replayed by its seed and index
   --replay     play the schedule a violation wrote (its switches included) and judge it again
   --unsafe     take a guard away to see the checker catch it: ${Object.keys(unsafeGuards()).join(", ")}
   --out        where violations and summary.json go (default chaos-report)
+  --for        stop starting new schedules after this many minutes (the runs played so far are the result)
 exit: 0 no violation, 1 a violation (its shrunk schedule and replay command are printed), 2 usage`;
 
 /** The guards a run may take away, by name: the environment variable, or the client's switch. */
@@ -58,6 +61,7 @@ export function chaosSettings(argv: string[]): ChaosSettings {
     else if (flag === "--replay") s.replay = value();
     else if (flag === "--out") s.outDir = value();
     else if (flag === "--no-shrink") s.shrink = false;
+    else if (flag === "--for") s.forMinutes = positive(flag, value());
     else if (flag === "--unsafe") {
       const name = value();
       if (!(name in unsafeGuards()))

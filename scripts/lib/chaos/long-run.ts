@@ -67,6 +67,7 @@ export async function longRun(s: ChaosSettings, log: (l: string) => void): Promi
     violations: [],
   };
   const started = Date.now();
+  const stopAt = s.forMinutes ? started + s.forMinutes * 60_000 : Number.POSITIVE_INFINITY;
   let next = 0;
   const progress = () => {
     const seconds = (Date.now() - started) / 1000;
@@ -76,11 +77,13 @@ export async function longRun(s: ChaosSettings, log: (l: string) => void): Promi
     );
   };
   let lastLine = 0;
+  // A line every 2 s for a short run; a long one would bury its summary, so every 15 s.
+  const lineEveryMs = s.runs > 500 || s.forMinutes ? 15_000 : 2_000;
   try {
     await Promise.all(
       stacks.map(async (stack) => {
         const api = new ChaosApi(stack.apiUrl);
-        for (let i = next++; i < schedules.length; i = next++) {
+        for (let i = next++; i < schedules.length && Date.now() < stopAt; i = next++) {
           const record = await playOne(api, schedules[i] as Schedule, client, s, i);
           summary.runs += 1;
           for (const [k, n] of Object.entries(record.faultsFired))
@@ -97,7 +100,7 @@ export async function longRun(s: ChaosSettings, log: (l: string) => void): Promi
             );
             if (summary.violations.length === 1) next = schedules.length; // stop the others at the first one
           }
-          if (Date.now() - lastLine > 2_000 || summary.runs === s.runs) {
+          if (Date.now() - lastLine > lineEveryMs || summary.runs === s.runs || Date.now() >= stopAt) {
             lastLine = Date.now();
             progress();
           }

@@ -220,6 +220,8 @@ function payFaultBody(f: PayFault): Record<string, string | number> {
       return { psp_delay_ms: CHAOS_TIMING.deadlineMs + 400 };
     case "psp_fail":
       return { psp_fail: f.status };
+    case "psp_429":
+      return { psp_rate_limit: 1 };
     case "crash":
       return { crash_at: f.point };
     case "paused_owner":

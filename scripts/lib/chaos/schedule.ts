@@ -22,6 +22,8 @@ export type PayFault =
   | { kind: "psp_lose_reply" }
   | { kind: "psp_delay_past_deadline" }
   | { kind: "psp_fail"; status: 500 | 503 }
+  /** A 429 that was never run (not saved under the key). */
+  | { kind: "psp_429" }
   | { kind: "crash"; point: PayCrashPoint }
   | { kind: "paused_owner" }
   | { kind: "webhook"; how: "early" | "late" | "twice" };

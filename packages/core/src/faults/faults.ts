@@ -25,7 +25,8 @@ export type FaultName =
   | "worker_crash_after_send"
   | "mrsc_write_conflict"
   | "crash_at"
-  | "stall_after_psp_ms";
+  | "stall_after_psp_ms"
+  | "psp_rate_limit";
 
 export const FAULT_NAMES: readonly FaultName[] = [
   "psp_lose_reply",
@@ -48,6 +49,7 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "mrsc_write_conflict",
   "crash_at",
   "stall_after_psp_ms",
+  "psp_rate_limit",
 ];
 if (FAULT_NAMES.length > FAULT_SLOTS) throw new Error("more faults than the shared state has slots");
 
