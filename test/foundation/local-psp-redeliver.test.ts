@@ -1,37 +1,25 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { type FakePsp, type PspEvent, startFakePsp } from "@eo/psp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startHttpFront } from "../../packages/local/src/runtime/http-front";
-import { localRoutes } from "../../packages/local/src/stack/local-routes";
 import { call, chargeBody } from "../../packages/psp/test/http-client";
 import { startWebhookReceiver, type WebhookReceiver } from "../../packages/psp/test/webhook-receiver";
+import { pspLocalFront } from "../support/psp-local-front";
 
 let psp: FakePsp;
 let receiver: WebhookReceiver;
-let front: Server;
+let front: { base: string; stop: () => Promise<void> };
 let base: string;
 
 // The route over a real HTTP front, a real fake PSP and a real webhook endpoint, without the emulators it does not read.
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   psp = await startFakePsp({ webhookSecret: "s", webhookUrl: receiver.url });
-  const routes = localRoutes({
-    health: async () => ({ ok: true, services: {}, pids: {} }),
-    pspCharges: () => psp.charges(),
-    pspStats: () => psp.stats(),
-    pspRedeliver: (reference) => psp.redeliverWebhooks(reference),
-    sesEndpoint: "http://127.0.0.1:1",
-    runJob: async () => undefined,
-    jobNames: () => [],
-  });
-  front = await startHttpFront(0, [], routes);
-  base = `http://127.0.0.1:${(front.address() as AddressInfo).port}/_local`;
+  front = await pspLocalFront(psp);
+  base = front.base;
 });
 afterAll(async () => {
   await psp.stop();
   await receiver.stop();
-  await new Promise<void>((r) => front.close(() => r()));
+  await front.stop();
 });
 
 const redeliver = (body: string) => fetch(`${base}/psp/redeliver`, { method: "POST", body });

@@ -1,34 +1,22 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { armedFaults, clearFaults } from "@eo/core";
 import { type FakePsp, type PspStats, startFakePsp } from "@eo/psp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpFront } from "../../packages/local/src/runtime/http-front";
-import { localRoutes } from "../../packages/local/src/stack/local-routes";
 import { pspRateLimitsFromEnv } from "../../packages/local/src/stack/psp-rate-limits";
+import { pspLocalFront } from "../support/psp-local-front";
 
 let psp: FakePsp;
-let front: Server;
+let front: { base: string; stop: () => Promise<void> };
 let base: string;
 
-// The stack's own `/_local` routes over a real HTTP front and a real fake PSP, without the emulators they do not read.
 beforeAll(async () => {
   psp = await startFakePsp({ webhookSecret: "s" });
-  const routes = localRoutes({
-    health: async () => ({ ok: true, services: {}, pids: {} }),
-    pspCharges: () => psp.charges(),
-    pspStats: () => psp.stats(),
-    sesEndpoint: "http://127.0.0.1:1",
-    runJob: async () => undefined,
-    jobNames: () => [],
-  });
-  front = await startHttpFront(0, [], routes);
-  base = `http://127.0.0.1:${(front.address() as AddressInfo).port}/_local`;
+  front = await pspLocalFront(psp);
+  base = front.base;
 });
 afterAll(async () => {
   clearFaults();
   await psp.stop();
-  await new Promise<void>((r) => front.close(() => r()));
+  await front.stop();
 });
 
 describe("the fake PSP's local routes", () => {
