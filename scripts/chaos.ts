@@ -21,7 +21,7 @@ function printSummary(s: ChaosSummary): void {
   log(`  violations    ${s.violations.length}`);
   log("  faults fired by kind:");
   const kinds = Object.entries(s.faultsFired).sort((a, b) => b[1] - a[1]);
-  for (const [k, n] of kinds) log(`    ${k.padEnd(28)} ${String(n).padStart(7)}`);
+  for (const [k, n] of kinds) log(`    ${k.padEnd(34)} ${String(n).padStart(7)}`);
 }
 
 function printViolation(record: RunRecord, file: string): void {
