@@ -110,34 +110,38 @@ async function rawClients(api: ChaosApi) {
 export async function readDepths(
   api: ChaosApi,
 ): Promise<{ queues: Record<string, number>; outboxLeft: number }> {
-  const { primary, db, sqs, destroy } = await rawClients(api);
+  const raw = await rawClients(api);
   try {
-    const queues: Record<string, number> = {};
-    for (const [name, url] of Object.entries(primary.queues)) queues[name] = await depth(sqs, url);
-    const outbox = await db.send(
-      new QueryCommand({
-        TableName: primary.tables.ledger,
-        IndexName: "gsi1",
-        KeyConditionExpression: "gsi1pk = :pk",
-        ExpressionAttributeValues: { ":pk": { S: "OUTBOX" } },
-        Select: "COUNT",
-      }),
-    );
-    return { queues, outboxLeft: outbox.Count ?? 0 };
+    return await depthsOf(raw);
   } finally {
-    destroy();
+    raw.destroy();
   }
 }
 
+async function depthsOf({ primary, db, sqs }: Awaited<ReturnType<typeof rawClients>>) {
+  const queues: Record<string, number> = {};
+  for (const [name, url] of Object.entries(primary.queues)) queues[name] = await depth(sqs, url);
+  const outbox = await db.send(
+    new QueryCommand({
+      TableName: primary.tables.ledger,
+      IndexName: "gsi1",
+      KeyConditionExpression: "gsi1pk = :pk",
+      ExpressionAttributeValues: { ":pk": { S: "OUTBOX" } },
+      Select: "COUNT",
+    }),
+  );
+  return { queues, outboxLeft: outbox.Count ?? 0 };
+}
+
+// One read of the resources and one set of clients for the depths and every payment's journal.
 async function rawReads(api: ChaosApi, ids: string[]) {
-  const depths = await readDepths(api);
-  const { primary, db, destroy } = await rawClients(api);
+  const raw = await rawClients(api);
   try {
     const journal = new Map<string, Array<{ account: string; side: string; amount: number }>>();
-    for (const id of ids) journal.set(id, await journalOf(db, primary.tables.ledger, id));
-    return { ...depths, journal };
+    for (const id of ids) journal.set(id, await journalOf(raw.db, raw.primary.tables.ledger, id));
+    return { ...(await depthsOf(raw)), journal };
   } finally {
-    destroy();
+    raw.destroy();
   }
 }
 

@@ -5,6 +5,7 @@ import type { Poller } from "../pollers/poller";
 import type { StartingPosition } from "../pollers/shard-reader";
 import {
   boundPort,
+  closeHttp,
   type LocalAnswer,
   type LocalRoutes,
   problem,
@@ -78,7 +79,7 @@ export async function startRegion(input: RegionInput): Promise<RegionRuntime> {
     const front = await startHttpFront(input.api, routes, local, () =>
       down() ? regionDown(role) : undefined,
     );
-    stops.push(() => closeServer(front));
+    stops.push(() => closeHttp(front));
     return {
       role,
       apiUrl: `http://127.0.0.1:${boundPort(input.api)}`,
@@ -167,9 +168,4 @@ function cronContext(id: string) {
     functionName: id,
     getRemainingTimeInMillis: () => Math.max(0, 60_000 - (Date.now() - started)),
   } as never;
-}
-
-function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
 }

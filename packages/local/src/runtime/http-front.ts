@@ -68,6 +68,13 @@ export async function listenHttp(port: number): Promise<Server> {
   return server;
 }
 
+/** Closes a server and its open connections; a server that is not listening is already closed. */
+export function closeHttp(server: Server): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
 /** The port a listening server is bound to. */
 export function boundPort(server: Server): number {
   return (server.address() as { port: number }).port;

@@ -1,4 +1,3 @@
-import type { Server } from "node:http";
 import { clearFaults, resetClock } from "@eo/core";
 import { type FakePsp, type FakePspOptions, startFakePsp } from "@eo/psp";
 import { isAlive } from "../emulators/managed-process";
@@ -14,7 +13,7 @@ import {
   type Replicator,
   startReplicator,
 } from "../replication/start-replicator";
-import { boundPort, type LocalRoutes, listenHttp } from "../runtime/http-front";
+import { boundPort, closeHttp, type LocalRoutes, listenHttp } from "../runtime/http-front";
 import { EVENTS_MAX_RECEIVE_COUNT, EVENTS_VISIBILITY_TIMEOUT_S } from "./create-resources";
 import { regionHandlerEnv } from "./handler-env";
 import { localRoutes } from "./local-routes";
@@ -94,9 +93,9 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     if (opts.claimMode) process.env.CLAIM_MODE = opts.claimMode;
     // Both API ports are held from here on: the webhook URL and the push provider need them before the Regions start.
     const apiListener = await listenHttp(opts.ports?.api ?? envPort("API_PORT") ?? 0);
-    stops.push(() => closeListener(apiListener));
+    stops.push(() => closeHttp(apiListener));
     const standbyListener = await listenHttp(opts.ports?.standbyApi ?? envPort("STANDBY_API_PORT") ?? 0);
-    stops.push(() => closeListener(standbyListener));
+    stops.push(() => closeHttp(standbyListener));
     const apiPort = boundPort(apiListener);
     const standbyPort = boundPort(standbyListener);
     const apiUrl = `http://127.0.0.1:${apiPort}`;
@@ -283,10 +282,4 @@ function envNumber(name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name}=${raw} must be a non-negative number`);
   return n;
-}
-
-function closeListener(server: Server): Promise<void> {
-  if (!server.listening) return Promise.resolve();
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
 }
