@@ -10,13 +10,15 @@ import { type ChaosSettings, chaosSettings, switchesOf, USAGE, UsageError } from
 import type { RunRecord } from "./lib/chaos/history";
 import { type ChaosSummary, longRun, startChaosStack, writeRecord } from "./lib/chaos/long-run";
 import { runOne } from "./lib/chaos/run-one";
-import { describeSchedule } from "./lib/chaos/schedule";
+import { describeSchedule, needsTwoRegions } from "./lib/chaos/schedule";
 import { shrinkViolation } from "./lib/chaos/shrink";
 
 const log = (line: string) => console.log(line);
 
 function printSummary(s: ChaosSummary): void {
-  log(`\nsummary (seed ${s.seed}${s.unsafe.length ? `, guards taken away: ${s.unsafe.join(", ")}` : ""})`);
+  log(
+    `\nsummary (seed ${s.seed}, ${s.regions} Region(s)${s.unsafe.length ? `, guards taken away: ${s.unsafe.join(", ")}` : ""})`,
+  );
   log(`  runs          ${s.runs} in ${s.seconds} s on ${s.parallel} stack(s): ${s.runsPerMinute} runs/min`);
   log(`  violations    ${s.violations.length}`);
   log("  faults fired by kind:");
@@ -39,7 +41,7 @@ async function replay(s: ChaosSettings): Promise<number> {
   const record = JSON.parse(readFileSync(s.replay as string, "utf8")) as RunRecord;
   const env = Object.fromEntries(record.switches.server.map((name) => [name, "1"]));
   log(`replaying ${s.replay}: ${describeSchedule(record.schedule)}`);
-  const stack = await startChaosStack(env, log);
+  const stack = await startChaosStack(env, log, needsTwoRegions(record.schedule) ? 2 : 1);
   try {
     const again = await runOne(
       new ChaosApi(stack.apiUrl),
@@ -69,7 +71,7 @@ async function main(): Promise<number> {
     return 2;
   }
   if (s.replay) return replay(s);
-  log(`chaos: ${s.runs} schedules, seed ${s.seed}, ${s.parallel} stack(s)`);
+  log(`chaos: ${s.runs} schedules, seed ${s.seed}, ${s.parallel} stack(s), ${s.regions} Region(s)`);
   const summary = await longRun(s, log);
   printSummary(summary);
   const first = summary.violations[0];
@@ -77,7 +79,7 @@ async function main(): Promise<number> {
   const record = JSON.parse(readFileSync(first.file, "utf8")) as RunRecord;
   if (s.shrink) {
     log("\nshrinking the first violation on a fresh stack...");
-    const stack = await startChaosStack(switchesOf(s.unsafe).env, log);
+    const stack = await startChaosStack(switchesOf(s.unsafe).env, log, s.regions);
     try {
       const shrunk = await shrinkViolation(
         new ChaosApi(stack.apiUrl),

@@ -13,10 +13,20 @@ const CLIENT_TIMEOUT_MS = 6_000;
 export class ChaosApi {
   private readonly tokens = new Map<string, string>();
 
-  constructor(readonly baseUrl: string) {
-    const host = new URL(baseUrl).hostname;
-    if (host !== "127.0.0.1" && host !== "localhost")
-      throw new Error(`chaos runs on loopback only, not ${host}`);
+  private url: string;
+
+  constructor(baseUrl: string) {
+    this.url = loopback(baseUrl);
+  }
+
+  /** The API the clients call now: the active Region's. */
+  get baseUrl(): string {
+    return this.url;
+  }
+
+  /** Sends the clients to another Region's API (after a failover), which must be loopback too. */
+  retarget(baseUrl: string): void {
+    this.url = loopback(baseUrl);
   }
 
   /** A token for a caller, with an email claim so that receipts go out. */
@@ -89,6 +99,13 @@ export class ChaosApi {
       return { status: 0, body: { error: (err as Error).message }, replayed: false };
     }
   }
+}
+
+function loopback(url: string): string {
+  const host = new URL(url).hostname;
+  if (host !== "127.0.0.1" && host !== "localhost")
+    throw new Error(`chaos runs on loopback only, not ${host}`);
+  return url;
 }
 
 /** The receipt address of a caller (the token's email claim). */

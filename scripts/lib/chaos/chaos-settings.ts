@@ -5,6 +5,8 @@ export interface ChaosSettings {
   runs: number;
   parallel: number;
   seed: number;
+  /** 1: the primary Region alone; 2: both Regions, and every schedule fails one and fails over. */
+  regions: 1 | 2;
   replay?: string;
   /** Guard switches to take away: server ones become EO_TEST_UNSAFE_* variables, client ones change the client. */
   unsafe: string[];
@@ -15,10 +17,12 @@ export interface ChaosSettings {
 }
 
 export const USAGE = `usage: npm run chaos -- [--runs <n>] [--parallel <stacks>] [--seed <n>] [--replay <file>]
-                        [--unsafe <guard>]... [--out <dir>] [--for <minutes>] [--no-shrink]
+                        [--unsafe <guard>]... [--out <dir>] [--for <minutes>] [--regions 1|2]
+                        [--no-shrink]
   --runs       schedules to play (default 100)
   --parallel   local stacks side by side, each on ports of 0 (default 1)
   --seed       the generator's seed (default: the time); a run is replayed by its seed and index
+  --regions    1 (default): the primary Region; 2: both Regions, each schedule fails one and fails over
   --replay     play the schedule a violation wrote (its switches included) and judge it again
   --unsafe     take a guard away to see the checker catch it: ${Object.keys(unsafeGuards()).join(", ")}
   --out        where violations and summary.json go (default chaos-report)
@@ -44,6 +48,7 @@ export function chaosSettings(argv: string[]): ChaosSettings {
     runs: 100,
     parallel: 1,
     seed: Date.now() % 2 ** 31,
+    regions: 1,
     unsafe: [],
     outDir: "chaos-report",
     shrink: true,
@@ -62,7 +67,11 @@ export function chaosSettings(argv: string[]): ChaosSettings {
     else if (flag === "--out") s.outDir = value();
     else if (flag === "--no-shrink") s.shrink = false;
     else if (flag === "--for") s.forMinutes = positive(flag, value());
-    else if (flag === "--unsafe") {
+    else if (flag === "--regions") {
+      const n = value();
+      if (n !== "1" && n !== "2") throw new UsageError(`--regions is 1 or 2, not ${n}`);
+      s.regions = n === "2" ? 2 : 1;
+    } else if (flag === "--unsafe") {
       const name = value();
       if (!(name in unsafeGuards()))
         throw new UsageError(`--unsafe ${name}: known guards are ${Object.keys(unsafeGuards()).join(", ")}`);

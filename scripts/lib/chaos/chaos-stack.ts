@@ -3,7 +3,7 @@ import { CHAOS_TIMING } from "./run-schedule";
 /**
  * The environment of a chaos stack: the same code, with the real-time parts made short so that a schedule takes
  * seconds (a 1.5 s deadline, a 0.4 s takeover margin, a 1 s redelivery), and the schedules' own jobs instead of
- * the cron (the resolver and the sweeps run when a schedule or the quiesce asks). The primary Region only.
+ * the cron (the resolver and the sweeps run when a schedule or the quiesce asks).
  */
 export function chaosEnv(): Record<string, string> {
   return {
@@ -18,7 +18,7 @@ export function chaosEnv(): Record<string, string> {
   };
 }
 
-/** The stack options of a chaos stack (see chaosEnv). */
+/** The stack options of a chaos stack (see chaosEnv): the primary Region alone. */
 export const CHAOS_STACK_OPTIONS = {
   resolverEveryMs: 0,
   sweepsEveryMs: 0,
@@ -26,3 +26,6 @@ export const CHAOS_STACK_OPTIONS = {
   webhookDelayMs: CHAOS_TIMING.webhookDelayMs,
   standby: false,
 } as const;
+
+/** The stack options of a two-Region chaos stack: both Regions, replicating with the seed's 1 s lag. */
+export const CHAOS_TWO_REGION_OPTIONS = { ...CHAOS_STACK_OPTIONS, standby: true } as const;

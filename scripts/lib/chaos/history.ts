@@ -38,6 +38,9 @@ export interface Violation {
   reason: string;
 }
 
+/** A violation of one check, with its reason. */
+export const violation = (check: string, reason: string): Violation => ({ check, reason });
+
 /** Records a history with times counted from the start of the run. */
 export class History {
   readonly entries: HistoryEntry[] = [];
@@ -48,9 +51,9 @@ export class History {
     this.entries.push({ at_ms: Date.now() - this.started, ...entry });
   }
 
-  fired(name: string): void {
+  fired(name: string, detail?: string): void {
     this.faultsFired[name] = (this.faultsFired[name] ?? 0) + 1;
-    this.add({ process: "nemesis", type: "fault", op: name });
+    this.add({ process: "nemesis", type: "fault", op: name, ...(detail ? { detail } : {}) });
   }
 
   /** Records a client's answer as ok, fail or info, by what the contract says the status means. */
@@ -91,3 +94,9 @@ function classify(op: string, a: Answer): HistoryEntry["type"] {
   }
   return a.status >= 200 && a.status < 300 ? "ok" : "info";
 }
+
+/** A Region failing mid-replication, as the nemesis records it. */
+export const isRegionFailure = (e: HistoryEntry): boolean => e.type === "fault" && e.op === "region_fail";
+
+/** How many times a Region failed in a run: each allows one more copy of what its last second had sent. */
+export const regionFailures = (history: HistoryEntry[]): number => history.filter(isRegionFailure).length;

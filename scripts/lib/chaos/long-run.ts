@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { portsOfZero, type StartedStack, spawnStack } from "../load/stack-process";
-import { scheduleArbitrary } from "./arbitraries";
+import { scheduleArbitrary, twoRegionScheduleArbitrary } from "./arbitraries";
 import { ChaosApi } from "./chaos-api";
 import { type ChaosSettings, switchesOf } from "./chaos-settings";
 import { chaosEnv } from "./chaos-stack";
@@ -13,6 +13,7 @@ import type { ClientSwitches, Schedule } from "./schedule";
 /** What a long run came to, for the summary and summary.json. */
 export interface ChaosSummary {
   seed: number;
+  regions: 1 | 2;
   runs: number;
   parallel: number;
   unsafe: string[];
@@ -22,10 +23,14 @@ export interface ChaosSummary {
   violations: Array<{ index: number; file: string; checks: string[] }>;
 }
 
-/** Starts one chaos stack (its own process group, ports of 0) with the guards the settings take away. */
+/**
+ * Starts one chaos stack (its own process group, ports of 0) with the guards the settings take away: the primary
+ * Region alone, or both Regions with their replication for the schedules that fail one.
+ */
 export async function startChaosStack(
   env: Record<string, string>,
   log: (l: string) => void,
+  regions: 1 | 2 = 1,
 ): Promise<StartedStack> {
   return spawnStack(
     (readyFile) => ({
@@ -34,16 +39,16 @@ export async function startChaosStack(
       ...portsOfZero(readyFile),
       RESOLVER_EVERY_MS: "0",
       SWEEPS_EVERY_MS: "0",
-      LOCAL_STANDBY: "off",
+      ...(regions === 1 ? { LOCAL_STANDBY: "off" } : {}),
       ...env,
     }),
     log,
   );
 }
 
-/** The schedules of a run, in order: schedule i of seed s is always the same one. */
-export function schedulesOf(seed: number, runs: number): Schedule[] {
-  return fc.sample(scheduleArbitrary, { seed, numRuns: runs });
+/** The schedules of a run, in order: schedule i of a seed (and a number of Regions) is always the same one. */
+export function schedulesOf(seed: number, runs: number, regions: 1 | 2 = 1): Schedule[] {
+  return fc.sample(regions === 2 ? twoRegionScheduleArbitrary : scheduleArbitrary, { seed, numRuns: runs });
 }
 
 /**
@@ -53,11 +58,15 @@ export function schedulesOf(seed: number, runs: number): Schedule[] {
 export async function longRun(s: ChaosSettings, log: (l: string) => void): Promise<ChaosSummary> {
   const { env, client } = switchesOf(s.unsafe);
   mkdirSync(s.outDir, { recursive: true });
-  log(`starting ${s.parallel} local stack(s) (ports of 0, primary Region, short deadlines)...`);
-  const stacks = await Promise.all(Array.from({ length: s.parallel }, () => startChaosStack(env, log)));
-  const schedules = schedulesOf(s.seed, s.runs);
+  const where = s.regions === 2 ? "both Regions, a failover in every schedule" : "primary Region";
+  log(`starting ${s.parallel} local stack(s) (ports of 0, ${where}, short deadlines)...`);
+  const stacks = await Promise.all(
+    Array.from({ length: s.parallel }, () => startChaosStack(env, log, s.regions)),
+  );
+  const schedules = schedulesOf(s.seed, s.runs, s.regions);
   const summary: ChaosSummary = {
     seed: s.seed,
+    regions: s.regions,
     runs: 0,
     parallel: s.parallel,
     unsafe: s.unsafe,

@@ -1,6 +1,7 @@
 import { DynamoDBClient, QueryCommand } from "@aws-sdk/client-dynamodb";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
-import { type ChaosApi, emailOf } from "./chaos-api";
+import { ChaosApi, emailOf } from "./chaos-api";
+import { activeRole, readRegions, runningRoles } from "./resources";
 import type { ClientView } from "./run-schedule";
 
 /** A charge as the PSP recorded it (`GET /_local/psp/charges`). */
@@ -18,7 +19,10 @@ export interface Observation {
   charges: PspCharge[];
   /** Each payment the run touched, as its owner reads it (`GET /payments/{id}`), with the owner's index. */
   payments: Map<string, { owner: number | undefined; row: Record<string, unknown> | undefined }>;
+  /** Each merchant as the active Region reads it. */
   merchants: Array<{ balance: number; credits: number }>;
+  /** Each merchant as every running Region reads it, once replication has shipped everything (two Regions). */
+  merchantsByRegion: Record<string, Array<{ balance: number; credits: number }>>;
   screens: Array<{ shown: Array<{ replace_id: string; title: string }>; alerts: number }>;
   emails: Array<Array<{ subject: string }>>;
   backlog: number;
@@ -27,12 +31,6 @@ export interface Observation {
   outboxLeft: number;
   /** The journal legs of each payment, from the raw ledger table. */
   journal: Map<string, Array<{ account: string; side: string; amount: number }>>;
-}
-
-interface Resources {
-  endpoints: { dynamodb: string; sqs: string };
-  credentials: { accessKeyId: string; secretAccessKey: string };
-  regions: { primary: { region: string; tables: { ledger: string }; queues: Record<string, string> } };
 }
 
 /** Reads everything the checker judges, through the API, the `/_local` routes and the raw tables and queues. */
@@ -48,6 +46,16 @@ export async function observe(
   const ids = new Set([...charges.map((c) => c.reference), ...heard]);
   const payments = new Map<string, { owner: number | undefined; row: Record<string, unknown> | undefined }>();
   for (const id of ids) payments.set(id, await ownerRead(api, view, id));
+  const { res } = await readRegions(api);
+  const merchantsByRegion: Observation["merchantsByRegion"] = {};
+  for (const role of runningRoles(res)) {
+    const regionApi = new ChaosApi(res.regions[role].api as string);
+    merchantsByRegion[role] = await Promise.all(
+      view.names.merchants.map((m) =>
+        regionApi.local<{ balance: number; credits: number }>("GET", `/merchants/${m}`),
+      ),
+    );
+  }
   const merchants = await Promise.all(
     view.names.merchants.map((m) =>
       api.local<{ balance: number; credits: number }>("GET", `/merchants/${m}`),
@@ -70,6 +78,7 @@ export async function observe(
     charges,
     payments,
     merchants,
+    merchantsByRegion,
     screens,
     emails: emails.map((list) => list.map(subjectOf)),
     backlog,
@@ -92,18 +101,18 @@ function subjectOf(e: { subject?: string; content?: unknown }): { subject: strin
   return { subject: simple?.Subject?.Data ?? JSON.stringify(e).slice(0, 200) };
 }
 
-/** The raw stores' clients, from `GET /_local/resources`; the caller destroys them. */
+/** The active Region's raw stores' clients, from `GET /_local/resources`; the caller destroys them. */
 async function rawClients(api: ChaosApi) {
-  const res = await api.local<Resources>("GET", "/resources");
-  const primary = res.regions.primary;
-  const config = { region: primary.region, credentials: res.credentials };
+  const { res, view } = await readRegions(api);
+  const active = res.regions[activeRole(view)];
+  const config = { region: active.region, credentials: res.credentials };
   const db = new DynamoDBClient({ ...config, endpoint: res.endpoints.dynamodb });
   const sqs = new SQSClient({ ...config, endpoint: res.endpoints.sqs });
   const destroy = () => {
     db.destroy();
     sqs.destroy();
   };
-  return { primary, db, sqs, destroy };
+  return { active, db, sqs, destroy };
 }
 
 /** The messages left in the active Region's queues and the outbox items not yet relayed, read raw. */
@@ -118,12 +127,12 @@ export async function readDepths(
   }
 }
 
-async function depthsOf({ primary, db, sqs }: Awaited<ReturnType<typeof rawClients>>) {
+async function depthsOf({ active, db, sqs }: Awaited<ReturnType<typeof rawClients>>) {
   const queues: Record<string, number> = {};
-  for (const [name, url] of Object.entries(primary.queues)) queues[name] = await depth(sqs, url);
+  for (const [name, url] of Object.entries(active.queues)) queues[name] = await depth(sqs, url);
   const outbox = await db.send(
     new QueryCommand({
-      TableName: primary.tables.ledger,
+      TableName: active.tables.ledger,
       IndexName: "gsi1",
       KeyConditionExpression: "gsi1pk = :pk",
       ExpressionAttributeValues: { ":pk": { S: "OUTBOX" } },
@@ -138,7 +147,7 @@ async function rawReads(api: ChaosApi, ids: string[]) {
   const raw = await rawClients(api);
   try {
     const journal = new Map<string, Array<{ account: string; side: string; amount: number }>>();
-    for (const id of ids) journal.set(id, await journalOf(raw.db, raw.primary.tables.ledger, id));
+    for (const id of ids) journal.set(id, await journalOf(raw.db, raw.active.tables.ledger, id));
     return { ...(await depthsOf(raw)), journal };
   } finally {
     raw.destroy();

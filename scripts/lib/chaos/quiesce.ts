@@ -1,5 +1,6 @@
 import type { ChaosApi } from "./chaos-api";
 import { readDepths } from "./observe";
+import type { RegionsView } from "./resources";
 
 /** How the stack looked on the last pass of the quiesce. */
 export interface QuietReport {
@@ -13,12 +14,16 @@ const QUIET_WITHIN_MS = 60_000;
 /**
  * Lets the stack finish what the schedule left: faults cleared, the clock moved past every deadline and the
  * PSP's "not found" settle time, then the resolver and the sweeps run (as their schedules would) until the
- * resolver's index, the outbox and the queues are empty twice in a row.
+ * resolver's index, the outbox and the queues of the active Region are empty, and nothing is left to replicate,
+ * twice in a row.
  */
 export async function quiesce(api: ChaosApi, withinMs = QUIET_WITHIN_MS): Promise<QuietReport> {
   const started = Date.now();
   await api.local("DELETE", "/faults");
   await api.local("POST", "/clock", { advance_s: 700 });
+  const { replication } = await api.local<RegionsView>("GET", "/regions");
+  // With two Regions, the second look comes after a lag and a stream poll, so a last write has been read and shipped.
+  const apartMs = replication.running ? replication.lag_ms + 250 : 150;
   let quietPasses = 0;
   let passes = 0;
   while (Date.now() - started < withinMs) {
@@ -28,7 +33,7 @@ export async function quiesce(api: ChaosApi, withinMs = QUIET_WITHIN_MS): Promis
     quietPasses = (await isQuiet(api)) ? quietPasses + 1 : 0;
     // Quiet twice, a little apart: a worker that just took the last message has had its time to finish it.
     if (quietPasses >= 2) return { quiet: true, passes, ms: Date.now() - started };
-    await sleep(quietPasses > 0 ? 150 : 200);
+    await sleep(quietPasses > 0 ? apartMs : 200);
     // A settle time counted by the domain clock (a lookup that found nothing) needs the clock to move on.
     if (passes % 8 === 0) await api.local("POST", "/clock", { advance_s: 700 });
   }
@@ -36,6 +41,9 @@ export async function quiesce(api: ChaosApi, withinMs = QUIET_WITHIN_MS): Promis
 }
 
 async function isQuiet(api: ChaosApi): Promise<boolean> {
+  const regions = await api.local<RegionsView>("GET", "/regions");
+  // Both Regions converge before the checker compares them: nothing left for the replication to ship.
+  if (regions.replication.idle === false) return false;
   const backlog = await api.local<{ total: number }>("GET", "/backlog");
   if (backlog.total > 0) return false;
   const { queues, outboxLeft } = await readDepths(api);

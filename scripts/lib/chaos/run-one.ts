@@ -4,6 +4,7 @@ import { checkRun } from "./checker";
 import type { RunRecord } from "./history";
 import { observe, type PspCharge } from "./observe";
 import { quiesce } from "./quiesce";
+import { recoverRegions } from "./region-nemesis";
 import { runSchedule } from "./run-schedule";
 import type { ClientSwitches, Schedule } from "./schedule";
 
@@ -24,6 +25,8 @@ export async function runOne(
   const t0 = Date.now();
   const { history, view } = await runSchedule(api, schedule, runId, switches);
   const t1 = Date.now();
+  // A Region still down comes back and is fenced before the quiesce: its last writes replicate, last writer wins.
+  await recoverRegions(api, history);
   const quiet = await quiesce(api);
   const t2 = Date.now();
   const heard = history.entries.flatMap((e) => (e.payment_id ? [e.payment_id] : []));

@@ -1,5 +1,7 @@
 import type { Answer, ChaosApi } from "./chaos-api";
 import { History } from "./history";
+import { failActiveRegion, followActiveRegion, recoverRegions } from "./region-nemesis";
+import type { RegionsView } from "./resources";
 import type { AsyncCrashPoint, ClientSwitches, PayFault, Schedule, Step } from "./schedule";
 
 /** The timing the chaos stack runs with (scripts/lib/chaos/chaos-stack.ts sets it); faults are sized by it. */
@@ -41,8 +43,11 @@ export async function runSchedule(
     keys: schedule.orders.map(() => []),
     paymentIds: schedule.orders.map(() => undefined),
   };
+  await followActiveRegion(api);
   const used = new Set(schedule.orders.map((o) => o.caller));
   for (const c of used) await api.registerDevice(names.callers[c] as string);
+  // A phone registers its device long before it pays: with two Regions, the registration has replicated.
+  await replicated(api);
   const player = new Player(api, schedule, runId, switches, history, view);
   for (const step of schedule.steps) await player.play(step);
   await api.local("DELETE", "/faults");
@@ -77,6 +82,10 @@ class Player {
         return void (await this.api.local("POST", `/run/${step.job}`));
       case "redeliver":
         return this.redeliver(step.order);
+      case "region_fail":
+        return failActiveRegion(this.api, this.history);
+      case "region_recover":
+        return recoverRegions(this.api, this.history);
     }
   }
 
@@ -202,10 +211,10 @@ class Player {
   /** Counts the faults that fired and clears those that did not, so that none leaks into a later step. */
   private async settleFaults(armed: Record<string, unknown>): Promise<void> {
     if (Object.keys(armed).length === 0) return;
-    const left = await this.api.local<Record<string, unknown>>("GET", "/faults");
+    // One call clears and answers what was left: a fault taken between a read and a clear is never lost.
+    const { cleared } = await this.api.local<{ cleared: Record<string, unknown> }>("DELETE", "/faults");
     for (const [name, value] of Object.entries(armed))
-      if (!(name in left)) this.history.fired(name === "crash_at" ? `crash_at ${String(value)}` : name);
-    await this.api.local("DELETE", "/faults");
+      if (!(name in cleared)) this.history.fired(name === "crash_at" ? `crash_at ${String(value)}` : name);
   }
 }
 
@@ -234,6 +243,17 @@ function payFaultBody(f: PayFault): Record<string, string | number> {
           ? { psp_webhook_late_ms: 2_500 }
           : { psp_webhook_twice: 1 };
   }
+}
+
+/** Waits until the replication between the Regions has nothing left to ship (at once with one Region). */
+async function replicated(api: ChaosApi, withinMs = 20_000): Promise<void> {
+  const { replication } = await api.local<RegionsView>("GET", "/regions");
+  if (!replication.running) return;
+  // A write the replicator has not read from its stream yet is not counted anywhere: give it a lag and a poll.
+  await sleep(replication.lag_ms + 250);
+  const until = Date.now() + withinMs;
+  while (!(await api.local<RegionsView>("GET", "/regions")).replication.idle && Date.now() < until)
+    await sleep(100);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -62,7 +62,16 @@ export type Step =
   | { op: "later"; seconds: number }
   | { op: "job"; job: "resolver" | "sweeps" }
   /** The PSP delivers every webhook of the order's payment again, oldest first (twice, out of order). */
-  | { op: "redeliver"; order: number };
+  | { op: "redeliver"; order: number }
+  /** The active Region fails within the replication lag, and the on-call engineer fails over (forced). */
+  | { op: "region_fail" }
+  /** The failed Region comes back and is fenced by the failover command run again. */
+  | { op: "region_recover" };
+
+/** Whether a schedule fails a Region, and so needs a stack with both Regions. */
+export function needsTwoRegions(s: Schedule): boolean {
+  return s.steps.some((st) => st.op === "region_fail" || st.op === "region_recover");
+}
 
 /** The client-side guard switches a run may take away (the server's are environment switches). */
 export interface ClientSwitches {
@@ -82,6 +91,9 @@ export function describeSchedule(s: Schedule): string {
         return `later(${st.seconds}s)`;
       case "job":
         return st.job;
+      case "region_fail":
+      case "region_recover":
+        return st.op;
       default:
         return `${st.op}#${st.order}`;
     }

@@ -1,9 +1,9 @@
 import fc from "fast-check";
-import { scheduleArbitrary } from "./arbitraries";
+import { scheduleArbitrary, twoRegionScheduleArbitrary } from "./arbitraries";
 import type { ChaosApi } from "./chaos-api";
 import type { RunRecord } from "./history";
 import { runOne } from "./run-one";
-import type { ClientSwitches, Schedule } from "./schedule";
+import { type ClientSwitches, needsTwoRegions, type Schedule } from "./schedule";
 
 const SHRINK_WITHIN_MS = 10 * 60_000;
 
@@ -20,7 +20,8 @@ export async function shrinkViolation(
   const checks = new Set(failing.violations.map((v) => v.check));
   let smallest = failing;
   let tries = 0;
-  const property = fc.asyncProperty(scheduleArbitrary, async (schedule: Schedule) => {
+  const arbitrary = needsTwoRegions(failing.schedule) ? twoRegionScheduleArbitrary : scheduleArbitrary;
+  const property = fc.asyncProperty(arbitrary, async (schedule: Schedule) => {
     tries += 1;
     const record = await runOne(api, schedule, client, failing.switches.server);
     const still = record.violations.some((v) => checks.has(v.check));

@@ -84,9 +84,19 @@ export function peekFault(name: FaultName): number | undefined {
   return Atomics.load(faultCounts, slot) > 0 ? faultValues[slot] : undefined;
 }
 
-/** Clears every armed fault. */
-export function clearFaults(): void {
-  sharedState().faultCounts.fill(0);
+/**
+ * Clears every armed fault and answers those that were still armed, each slot taken in one atomic exchange: a
+ * fault is either cleared here or taken by a handler, never both, so a schedule counts what fired exactly.
+ */
+export function clearFaults(): Record<string, number | string> {
+  const { faultValues, faultCounts } = sharedState();
+  const cleared: Record<string, number | string> = {};
+  FAULT_NAMES.forEach((name, slot) => {
+    if (Atomics.exchange(faultCounts, slot, 0) <= 0) return;
+    const value = faultValues[slot] ?? 0;
+    cleared[name] = name === "crash_at" ? (CRASH_POINTS[value] ?? value) : value;
+  });
+  return cleared;
 }
 
 /** What is armed now, for `/_local/health` and tests. */

@@ -32,3 +32,7 @@ export async function stallIfArmed(
   const ms = takeFault(fault);
   if (ms !== undefined && ms > 0) await new Promise((r) => setTimeout(r, ms));
 }
+
+/** Resolve voids an absent key without asking the PSP first: the hole a forced failover opens (Part 9). */
+export const unsafeVoidWithoutPspLookup = (): boolean =>
+  process.env.EO_TEST_UNSAFE_VOID_WITHOUT_PSP_LOOKUP === "1";

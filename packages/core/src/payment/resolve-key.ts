@@ -1,12 +1,14 @@
 import { paymentIdOf, scopeOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
+import { chargeAtPsp } from "./charged-elsewhere";
 import type { PaymentDeps } from "./payment-deps";
 
 export type ResolveState = "PROCESSING" | "SUCCEEDED" | "FAILED" | "VOID";
 
 /**
  * The app's "did it go through?" (Part 4, RESOLVE): a key that is found answers its state; an absent
- * key is voided in both stores, insert-if-absent, so that a late original can never run.
+ * key that the PSP has no charge for is voided in both stores, insert-if-absent, so that a late original can
+ * never run.
  */
 export async function resolveKey(
   deps: PaymentDeps,
@@ -15,10 +17,12 @@ export async function resolveKey(
 ): Promise<{ state: ResolveState; payment_id?: string }> {
   const found = await lookUp(deps, caller, key);
   if (found) return found;
+  const paymentId = paymentIdOf(caller, key);
+  const atPsp = await chargeAtPsp(deps, paymentId);
+  if (atPsp) return { state: atPsp, payment_id: paymentId };
   const scope = scopeOf(caller, key);
   const inTheWay = await deps.claims.table.void(scope);
-  if (inTheWay && inTheWay.status !== "VOID")
-    return { state: "PROCESSING", payment_id: paymentIdOf(caller, key) };
+  if (inTheWay && inTheWay.status !== "VOID") return { state: "PROCESSING", payment_id: paymentId };
   const tomb = await deps.ledger.insertVoid(caller, key, deps.clock.now());
   if (tomb.inserted || tomb.locator.state === "VOID") return { state: "VOID" };
   return tomb.payment ? stateOf(tomb.payment) : { state: "PROCESSING", payment_id: tomb.locator.payment_id };

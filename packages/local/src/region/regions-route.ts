@@ -63,9 +63,9 @@ async function regionsView(src: RegionsRouteSources) {
 }
 
 function replicationView(src: RegionsRouteSources) {
-  if (!src.replicator) return { lag_ms: 0, pending: 0, paused: false, running: false };
-  const { lag_ms, pending, paused } = src.replicator.status();
-  return { lag_ms, pending, paused, running: true };
+  if (!src.replicator) return { lag_ms: 0, pending: 0, idle: true, paused: false, running: false };
+  const { lag_ms, pending, idle, paused } = src.replicator.status();
+  return { lag_ms, pending, idle, paused, running: true };
 }
 
 /** `GET /_local/replication`, and `POST` with `{"lag_ms": 1000}` or `{"paused": true|false}`. */

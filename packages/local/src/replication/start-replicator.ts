@@ -39,6 +39,8 @@ export interface ReplicationStatus {
   paused: boolean;
   /** Changes read but not yet applied (or lost to a later write). */
   pending: number;
+  /** Nothing queued, nothing being applied and every stream read to its end: both Regions hold the same writes. */
+  idle: boolean;
   /** Per Region: whether it is up, and how many of its writes wait to be shipped. */
   regions: Record<Role, { up: boolean; unshipped: number }>;
 }
@@ -112,16 +114,17 @@ interface Parts {
 }
 
 function replicatorHandle({ controls, queue, shipper, state, pollers, clients }: Parts): Replicator {
+  const quiet = () => queue.size() === 0 && shipper.applying() === 0 && state.unread() === 0;
   const status = (): ReplicationStatus => ({
     lag_ms: controls.lagMs,
     paused: controls.paused,
     pending: queue.size(),
+    idle: quiet(),
     regions: {
       primary: { up: controls.isUp("primary"), unshipped: queue.unshipped("primary") },
       standby: { up: controls.isUp("standby"), unshipped: queue.unshipped("standby") },
     },
   });
-  const quiet = () => queue.size() === 0 && shipper.applying() === 0 && state.unread() === 0;
   const describe = () =>
     JSON.stringify({ ...status(), applying: shipper.applying(), unread: state.unread() });
   let stopped: Promise<void> | undefined;

@@ -39,8 +39,8 @@ export function localRoutes(src: LocalRouteSources): LocalRoutes {
       if (route === "GET /_local/faults") return { status: 200, body: armedFaults() };
       if (route === "POST /_local/faults") return armFaults(body);
       if (route === "DELETE /_local/faults") {
-        clearFaults();
-        return { status: 200, body: { armed: {} } };
+        // What was still armed when it was cleared, so that a fault schedule knows exactly which ones fired.
+        return { status: 200, body: { armed: {}, cleared: clearFaults() } };
       }
       if (route === "POST /_local/clock") return moveClock(body);
       if (route === "GET /_local/clock") return { status: 200, body: { now: clock.now() } };

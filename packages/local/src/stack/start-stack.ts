@@ -17,9 +17,9 @@ import { boundPort, closeHttp, type LocalRoutes, listenHttp } from "../runtime/h
 import { EVENTS_MAX_RECEIVE_COUNT, EVENTS_VISIBILITY_TIMEOUT_S } from "./create-resources";
 import { regionHandlerEnv } from "./handler-env";
 import { localRoutes } from "./local-routes";
+import { resourcesRoute, webhookTargetRoute } from "./operator-routes";
 import { pspRateLimitsFromEnv } from "./psp-rate-limits";
 import { type PushService, startPushService } from "./push-service";
-import { LOCAL_CREDENTIALS } from "./regions";
 import type { JobRunner } from "./scheduled-jobs";
 import { type EmulatorPorts, type Emulators, startEmulators } from "./start-emulators";
 
@@ -246,29 +246,11 @@ function globalRoutes({
     sesEndpoint: emulators.endpoints.ses,
     runJob: async () => undefined,
     jobNames: () => [],
-    extra: [...(push?.routes ?? []), resourcesRoute(emulators)],
+    extra: [...(push?.routes ?? []), resourcesRoute(emulators, regions), webhookTargetRoute(psp, regions)],
   });
   return async (req, url, body) =>
     (await regionsRoute({ emulators, flags, replicator }, req.method ?? "GET", url.pathname, body)) ??
     base(req, url, body);
-}
-
-/**
- * `GET /_local/resources`: where the emulators are and each Region's tables and queues, so that a checker that
- * knows nothing of the project's code can read the raw tables and the queues' depths (the fault checker does).
- */
-function resourcesRoute(emulators: Emulators) {
-  const region = (r: Emulators["regions"]["primary"]) => ({
-    region: r.region,
-    tables: { claims: r.claimTable, ledger: r.ledgerTable, consumer: r.consumerTable },
-    queues: r.queues,
-  });
-  const body = {
-    endpoints: emulators.endpoints,
-    credentials: LOCAL_CREDENTIALS,
-    regions: { primary: region(emulators.regions.primary), standby: region(emulators.regions.standby) },
-  };
-  return { method: "GET", pattern: /^\/_local\/resources$/, answer: async () => ({ status: 200, body }) };
 }
 
 function envPort(name: string): number | undefined {

@@ -1,0 +1,73 @@
+import { type HistoryEntry, regionFailures, type Violation, violation as v } from "./history";
+import type { Observation } from "./observe";
+import type { ClientView } from "./run-schedule";
+
+// The README's bounds on what reaches the phone and the mailbox, judged from the screens and the emails.
+
+/** One notification shown per paid payment, none for others, alerts within the README's bound. */
+export function notifiedOnce(view: ClientView, history: HistoryEntry[], obs: Observation): Violation[] {
+  const out: Violation[] = [];
+  view.names.callers.forEach((caller, i) => {
+    const screen = obs.screens[i] ?? { shown: [], alerts: 0 };
+    const mine = [...obs.payments].filter(([, p]) => p.owner === i && p.row);
+    const paid = mine.filter(([, p]) => p.row?.state === "SUCCEEDED" || p.row?.state === "REFUNDED");
+    for (const [id, p] of paid) {
+      const n = screen.shown.filter((s) => s.replace_id === id).length;
+      // README: a second payment to the same merchant for the same amount within 60 s is a logical duplicate,
+      // whose alert is suppressed; it may be unshown when its twin is shown.
+      const twinShown = paid.some(
+        ([other, q]) =>
+          other !== id &&
+          q.row?.merchant_id === p.row?.merchant_id &&
+          q.row?.amount === p.row?.amount &&
+          screen.shown.some((s) => s.replace_id === other),
+      );
+      if (n > 1 || (n === 0 && !twinShown))
+        out.push(v("notified-once", `${id}: shown ${n} times on ${caller}'s phone`));
+    }
+    const paidIds = new Set(paid.map(([id]) => id));
+    for (const s of screen.shown)
+      if (!paidIds.has(s.replace_id))
+        out.push(v("notified-once", `${caller}'s phone shows ${s.replace_id}, which was never paid`));
+    // README: one alert per event, and one more only where a worker died after a send and before its SENT mark,
+    // or where a Region failed before that mark replicated (the other Region sends it once more).
+    const events = paid.length + paid.filter(([, p]) => p.row?.state === "REFUNDED").length;
+    const extra =
+      history.filter((e) => e.type === "fault" && /worker(\.|_crash_)after_send/.test(e.op)).length +
+      events * regionFailures(history);
+    if (screen.alerts > events + extra)
+      out.push(
+        v(
+          "alerts-bounded",
+          `${caller}: ${screen.alerts} alerts for ${events} events (${extra} allowed extra)`,
+        ),
+      );
+  });
+  return out;
+}
+
+/**
+ * Receipts: one per paid payment, one refund email per refund; the send record stops a second. A Region that
+ * failed before its SENT mark replicated allows one more from the other Region (README, forced failover).
+ */
+export function emailsBounded(view: ClientView, history: HistoryEntry[], obs: Observation): Violation[] {
+  const out: Violation[] = [];
+  const most = 1 + regionFailures(history);
+  view.names.callers.forEach((caller, i) => {
+    const mails = obs.emails[i] ?? [];
+    for (const [id, p] of obs.payments) {
+      if (p.owner !== i || !p.row) continue;
+      const receipts = mails.filter((m) => m.subject.includes(`receipt for payment ${id}`)).length;
+      const refunds = mails.filter((m) => m.subject.includes(`refund for payment ${id}`)).length;
+      const paid = p.row.state === "SUCCEEDED" || p.row.state === "REFUNDED";
+      if (paid ? receipts < 1 || receipts > most : receipts > 0)
+        out.push(v("emails-bounded", `${id}: ${receipts} receipts to ${caller} (${String(p.row.state)})`));
+      const refunded = p.row.state === "REFUNDED";
+      if (refunded ? refunds < 1 || refunds > most : refunds > 0)
+        out.push(
+          v("emails-bounded", `${id}: ${refunds} refund emails to ${caller} (${String(p.row.state)})`),
+        );
+    }
+  });
+  return out;
+}
