@@ -87,6 +87,7 @@ function answersAgree(history: HistoryEntry[], obs: Observation): Violation[] {
         id,
         entries.filter((e) => e.op !== "cancel"),
         CHARGE_RANK,
+        history,
       ),
     );
     out.push(
@@ -94,6 +95,7 @@ function answersAgree(history: HistoryEntry[], obs: Observation): Violation[] {
         id,
         entries.filter((e) => e.op === "cancel"),
         REFUND_RANK,
+        history,
       ),
     );
   }
@@ -134,13 +136,25 @@ function contradiction(id: string, e: HistoryEntry, final: string, charged: bool
   return [];
 }
 
-/** A state heard after a later one, or one final answer after another. */
-function backwards(id: string, entries: HistoryEntry[], rank: Record<string, number>): Violation[] {
+/**
+ * A state heard after a later one, or one final answer after another. A forced failover may answer from before
+ * the failed Region's last second (README): across a Region failure an earlier state may be heard once more, and
+ * the final state still has to agree (answers-agree).
+ */
+function backwards(
+  id: string,
+  entries: HistoryEntry[],
+  rank: Record<string, number>,
+  history: HistoryEntry[],
+): Violation[] {
   let top = -1;
   let topState = "";
+  let epoch = 0;
   for (const e of entries) {
     const r = rank[e.state as string];
     if (r === undefined) continue;
+    const now = history.filter((f) => isRegionFailure(f) && f.at_ms <= e.at_ms).length;
+    if (now !== epoch) [top, topState, epoch] = [-1, "", now];
     if (r < top || (r === top && e.state !== topState))
       return [v("no-state-backwards", `${id}: heard ${topState}, then ${e.state} (${e.op} ${e.status})`)];
     top = r;

@@ -1,4 +1,4 @@
-import { localSides } from "../failover/local-sides";
+import { LOCAL_FAILOVER_SETTINGS, localSides } from "../failover/local-sides";
 import { Progress } from "../failover/progress";
 import { type FailoverOutcome, runFailover } from "../failover/run-failover";
 import type { ChaosApi } from "./chaos-api";
@@ -79,13 +79,6 @@ async function failover(res: ChaosResources, to: Role, force: boolean): Promise<
     new Progress(() => undefined),
     sides,
     { to, dryRun: false, force },
-    {
-      canaryTimeoutMs: 20_000,
-      drainFloorMs: 1_000,
-      leaseWaitMs: 15_000,
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-      rounds: 3,
-      verifyHours: 1,
-    },
+    LOCAL_FAILOVER_SETTINGS,
   );
 }

@@ -11,6 +11,19 @@ export interface LocalTargets {
   regions: Record<RegionRole, string>;
 }
 
+/**
+ * How a failover against the local stack drains, resumes and verifies: its leases and lag are short, so the
+ * waits are seconds (the drills and the fault schedules' nemesis use these).
+ */
+export const LOCAL_FAILOVER_SETTINGS = {
+  canaryTimeoutMs: 20_000,
+  drainFloorMs: 1_000,
+  leaseWaitMs: 15_000,
+  sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+  rounds: 3,
+  verifyHours: 1,
+} as const;
+
 /** The local stack's defaults, from the same variables `npm start` reads. */
 export function localTargets(env: NodeJS.ProcessEnv = process.env): LocalTargets {
   return {

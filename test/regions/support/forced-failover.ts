@@ -1,6 +1,7 @@
 import type { ChaosApi } from "../../../scripts/lib/chaos/chaos-api";
 import { History } from "../../../scripts/lib/chaos/history";
 import { failActiveRegion, recoverRegions } from "../../../scripts/lib/chaos/region-nemesis";
+import { payWithSlot } from "../../support/pay-with-slot";
 
 /**
  * The old Region charges and loses the reply, then fails before its claim and locator replicate; the engineer
@@ -12,12 +13,7 @@ export async function resolveAfterForcedFailover(api: ChaosApi) {
   const order = { order_id: "o1", amount: 3_000, currency: "USD", payment_method: "pm_card_visa" };
   await api.local("POST", "/replication", { paused: true });
   await api.local("POST", "/faults", { psp_lose_reply: 1, n: 1 });
-  let first = await api.pay(caller, key, { ...order, merchant_id: `${caller}-m1` });
-  // A fresh stack's PSP budget may have no slot yet: that 503 ran nothing, and the same key is sent again.
-  for (let i = 0; i < 5 && first.status === 503; i++) {
-    await new Promise((r) => setTimeout(r, 1_000));
-    first = await api.pay(caller, key, { ...order, merchant_id: `${caller}-m1` });
-  }
+  const first = await payWithSlot(api, caller, key, { ...order, merchant_id: `${caller}-m1` });
   const history = new History();
   await failActiveRegion(api, history);
   const answer = await api.resolve(caller, key);

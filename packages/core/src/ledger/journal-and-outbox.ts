@@ -88,3 +88,20 @@ function outboxPut(
     ConditionExpression: "attribute_not_exists(pk)",
   };
 }
+
+/**
+ * The event of a move whose journal entries are there already (the same move ran in the other Region and its row
+ * write lost to a later one): put again without a condition, since its derived id makes a second copy harmless and
+ * the first may have gone with the failed Region.
+ */
+export function outboxAgain(
+  table: string,
+  row: PaymentRow,
+  now: number,
+  state: "SUCCEEDED" | "REFUNDED",
+  origin?: OutboxItem["origin_region"],
+) {
+  const type = state === "SUCCEEDED" ? "payment.succeeded" : "payment.refunded";
+  const put = outboxPut(table, row, now, state, type, origin);
+  return { TableName: put.TableName, Item: put.Item };
+}

@@ -1,5 +1,5 @@
 import type { RegionRole } from "@eo/core";
-import { localSides } from "../../../../scripts/lib/failover/local-sides";
+import { LOCAL_FAILOVER_SETTINGS, localSides } from "../../../../scripts/lib/failover/local-sides";
 import { Progress } from "../../../../scripts/lib/failover/progress";
 import { runFailover } from "../../../../scripts/lib/failover/run-failover";
 import type { LocalStack } from "../stack/start-stack";
@@ -25,14 +25,6 @@ export async function drillFailover(
     p,
     sides,
     { to, dryRun: false, force },
-    {
-      canaryTimeoutMs: 20_000,
-      drainFloorMs: 1_000,
-      leaseWaitMs: 15_000,
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-      rounds: 3,
-      psp: { url: stack.psp.url, apiKey: "sk_local" },
-      verifyHours: 1,
-    },
+    { ...LOCAL_FAILOVER_SETTINGS, psp: { url: stack.psp.url, apiKey: "sk_local" } },
   );
 }
