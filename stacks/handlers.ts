@@ -19,7 +19,12 @@ export type HttpRoute =
 /** What invokes a handler in AWS. */
 export type Trigger =
   | { kind: "http"; route: HttpRoute; auth: "jwt" | "none" }
-  | { kind: "ledger-stream"; keyPrefix: string }
+  | {
+      kind: "ledger-stream";
+      keyPrefix: string;
+      /** Also the inserts of items with this sort key, from either Region (a refund's journal entry). */
+      insertsOfSk?: string;
+    }
   | { kind: "events-queue" }
   | { kind: "schedule"; rate: "1 minute" | "5 minutes" }
   /** A cron expression (UTC); its stack module wires the schedule with its alarms (stacks/reconcile.ts). */
@@ -114,7 +119,8 @@ export const handlers: readonly HandlerSpec[] = [
   {
     id: "OutboxRelay",
     handler: "packages/functions/src/stream/outbox-relay.handler",
-    trigger: { kind: "ledger-stream", keyPrefix: "OUTBOX#" },
+    // JOURNAL#3 is a refund's first leg: the relay catches up a row that lost its REFUNDED write (Part 9).
+    trigger: { kind: "ledger-stream", keyPrefix: "OUTBOX#", insertsOfSk: "JOURNAL#3" },
     access: { ledger: "write", sendEvents: true, readLedgerStream: true },
     timeoutSeconds: 30,
   },

@@ -50,6 +50,17 @@ export function createWorkers(ctx: RegionContext, functions: RegionFunctions): v
                   },
                 }),
               },
+              ...(trigger.insertsOfSk
+                ? [
+                    {
+                      // From both Regions: a replicated entry is the one that can find its row behind.
+                      pattern: JSON.stringify({
+                        eventName: ["INSERT"],
+                        dynamodb: { Keys: { sk: { S: [trigger.insertsOfSk] } } },
+                      }),
+                    },
+                  ]
+                : []),
             ],
           },
         },

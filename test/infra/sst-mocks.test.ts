@@ -204,6 +204,16 @@ const mutations: Mutation[] = [
     expectViolation: /primary: relay does not bisect failed batches/,
   },
   {
+    what: "the relay without the refund journal's inserts (a row that lost its REFUNDED write never catches up)",
+    invariant: relaySubscription,
+    on: HOME,
+    breakIt: (c) => {
+      const criteria = esmOf(c, "StandbyOutboxRelay").inputs.filterCriteria as { filters: unknown[] };
+      criteria.filters = criteria.filters.slice(0, 1);
+    },
+    expectViolation: /standby: the relay does not take the inserts of JOURNAL#3 from either Region/,
+  },
+  {
     what: "a ledger stream with new images only",
     invariant: ledgerTable,
     on: HOME,

@@ -53,6 +53,12 @@ export const PROBLEM_KINDS = {
     means:
       "The PSP could not be asked within the request's deadline (our share of its rate limit is spent); nothing was charged or written. Retry with the same key after Retry-After.",
   },
+  "event-ahead": {
+    status: 503,
+    title: "Event Ahead Of Its Payment",
+    means:
+      "A PSP event about one of our payments that this Region cannot apply yet: its row is still replicating from the other Region, or its charge is still settling here. Nothing was written; the PSP delivers it again.",
+  },
   "region-passive": {
     status: 503,
     title: "Region Is Standby",

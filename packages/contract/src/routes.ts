@@ -159,7 +159,12 @@ export const ROUTES = {
         problems: ["bad-request"],
       },
       413: { description: "Body over 64 KiB.", problems: ["too-large"] },
-      503: passive,
+      503: {
+        description:
+          "This Region is passive, or the event is ahead of its payment here (still replicating, or its charge still settling): deliver it again.",
+        problems: ["region-passive", "deadline-passed", "event-ahead"],
+        headers: retry,
+      },
     },
   },
 } as const satisfies Record<string, RouteDoc>;

@@ -44,6 +44,7 @@ export * from "./outbox/relay";
 export * from "./outbox/relay-wiring";
 export * from "./payment/apply-psp-event";
 export * from "./payment/cancel-payment";
+export * from "./payment/catch-up-refund";
 export * from "./payment/get-payment";
 export * from "./payment/payment-deps";
 export * from "./payment/payment-errors";

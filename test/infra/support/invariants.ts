@@ -31,7 +31,13 @@ export const CONTRACT = {
   visibilityTimeoutS: 30,
   maxReceiveCount: 5,
   workerBatchSize: 10,
-  relay: { batchSize: 100, bisect: true, maximumRetryAttempts: 10, keyPrefix: "OUTBOX#" },
+  relay: {
+    batchSize: 100,
+    bisect: true,
+    maximumRetryAttempts: 10,
+    keyPrefix: "OUTBOX#",
+    refundJournalSk: "JOURNAL#3",
+  },
   unauthenticatedRoutes: ["POST /webhooks/psp"],
   schedules: { Resolver: "rate(1 minute)", Sweeps: "rate(5 minutes)" },
   environment: [
@@ -410,14 +416,24 @@ export const relaySubscription: Invariant = {
       const patterns = arr(obj(m.inputs.filterCriteria).filters).map(
         (f) => JSON.parse(String(obj(f).pattern)) as Json,
       );
-      const prefixes = patterns.map((p) => str(obj(arr(obj(obj(obj(obj(p).dynamodb).Keys).pk).S)[0]).prefix));
+      const keysOf = (p: Json) => obj(obj(obj(p).dynamodb).Keys);
+      const outbox = patterns.filter((p) => keysOf(p).pk !== undefined);
+      const prefixes = outbox.map((p) => str(obj(arr(obj(keysOf(p).pk).S)[0]).prefix));
       if (prefixes.length !== 1 || prefixes[0] !== CONTRACT.relay.keyPrefix) {
         out.push(`${role}: the relay is not filtered to ${CONTRACT.relay.keyPrefix} keys`);
       }
       // A replica's stream carries the other Region's writes: each relay maps only its own Region's outbox items.
-      const origins = patterns.map((p) => arr(obj(obj(obj(obj(p).dynamodb).NewImage).origin_region).S));
+      const origins = outbox.map((p) => arr(obj(obj(obj(obj(p).dynamodb).NewImage).origin_region).S));
       if (origins.length !== 1 || JSON.stringify(origins[0]) !== JSON.stringify([role])) {
         out.push(`${role}: the relay is not filtered to outbox items that ${role} wrote (origin_region)`);
+      }
+      // ...and a refund's journal entry from either Region, so that a row that lost its REFUNDED write catches up.
+      const journal = patterns.filter((p) => keysOf(p).pk === undefined);
+      const sks = journal.map((p) => JSON.stringify([obj(p).eventName, arr(obj(keysOf(p).sk).S)]));
+      if (sks.length !== 1 || sks[0] !== JSON.stringify([["INSERT"], [CONTRACT.relay.refundJournalSk]])) {
+        out.push(
+          `${role}: the relay does not take the inserts of ${CONTRACT.relay.refundJournalSk} from either Region`,
+        );
       }
     }
     return out;

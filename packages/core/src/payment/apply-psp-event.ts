@@ -2,6 +2,9 @@ import { crashPoint } from "../faults/crash-point";
 import { paymentIdFromPspKey } from "../ids/derive-ids";
 import type { Move } from "../ledger/ledger-port";
 import type { PaymentDeps } from "./payment-deps";
+import { Refusal } from "./payment-errors";
+import { CHARGE_OPEN_STATES } from "./payment-state";
+import { unsafeTakeEarlyEvents } from "./payment-test-switches";
 import type { PspEvent } from "./psp-event";
 
 export { type PspEvent, parsePspEvent } from "./psp-event";
@@ -22,9 +25,14 @@ export interface PspEventOutcome {
  */
 export async function applyPspEvent(deps: PaymentDeps, e: PspEvent): Promise<PspEventOutcome> {
   const charge = e.data.charge;
-  const paymentId = paymentIdFromPspKey(charge.idempotency_key ?? "") ?? charge.reference ?? "";
+  const derived = paymentIdFromPspKey(charge.idempotency_key ?? "");
+  const paymentId = derived ?? charge.reference ?? "";
   const row = paymentId ? await deps.ledger.getPayment(paymentId) : undefined;
-  if (!row) return { applied: false, duplicate: false, unknownPayment: true };
+  if (!row && !(derived && !unsafeTakeEarlyEvents()))
+    return { applied: false, duplicate: false, unknownPayment: true };
+  if (!row) throw notYet(e, `names payment ${paymentId}, which this Region has no row for yet`);
+  if (e.type === "refund.succeeded" && CHARGE_OPEN_STATES.includes(row.state) && !unsafeTakeEarlyEvents())
+    throw notYet(e, `refunds payment ${paymentId}, whose charge is still ${row.state} here`);
   const now = deps.clock.now();
   const result = await deps.ledger.move({ ...moveOf(e, paymentId, now), expected: row });
   if (result.moved) {
@@ -46,6 +54,14 @@ export async function applyPspEvent(deps: PaymentDeps, e: PspEvent): Promise<Psp
   };
   await deps.ledger.recordAnomaly(paymentId, anomaly);
   return { applied: false, duplicate: false, anomaly: true };
+}
+
+// A key of ours means the row was written before the PSP was called (the durable guard), so a missing row is one still
+// replicating from the other Region after a failover, and a refund before its charge settled is one the resolver is
+// about to settle. Taking either now would drop it for good (the inbox remembers it, or nothing does); refused, the
+// PSP delivers it again with backoff (found by the fault checker's two-Region schedules).
+function notYet(e: PspEvent, why: string): Refusal {
+  return new Refusal("event-ahead", `event ${e.id} (${e.type}) ${why}; deliver it again later`, 2);
 }
 
 // The decline code is the PSP's own, whichever path (reply, webhook, lookup) settles the payment.

@@ -36,3 +36,15 @@ export async function stallIfArmed(
 /** Resolve voids an absent key without asking the PSP first: the hole a forced failover opens (Part 9). */
 export const unsafeVoidWithoutPspLookup = (): boolean =>
   process.env.EO_TEST_UNSAFE_VOID_WITHOUT_PSP_LOOKUP === "1";
+
+/**
+ * EO_TEST_UNSAFE_TAKE_EARLY_EVENTS=1 takes a PSP event that names a payment this Region has no row for, or a refund
+ * whose charge is still open here, with a 200 as before the fault checker found it: the refund is then lost.
+ */
+export const unsafeTakeEarlyEvents = (): boolean => process.env.EO_TEST_UNSAFE_TAKE_EARLY_EVENTS === "1";
+
+/**
+ * EO_TEST_UNSAFE_NO_REFUND_CATCH_UP=1 leaves a row behind its replicated refund journal, as before the fault
+ * checker found it: the payment reads SUCCEEDED for ever while the PSP says REFUNDED.
+ */
+export const unsafeNoRefundCatchUp = (): boolean => process.env.EO_TEST_UNSAFE_NO_REFUND_CATCH_UP === "1";

@@ -1,5 +1,14 @@
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
-import { type OutboxItem, outboxItemFromImage, relayDeps, relayOutbox } from "@eo/core";
+import {
+  catchUpRefunds,
+  type OutboxItem,
+  outboxItemFromImage,
+  paymentDeps,
+  refundsJournalled,
+  regionGate,
+  relayDeps,
+  relayOutbox,
+} from "@eo/core";
 import middy from "@middy/core";
 import type { DynamoDBStreamEvent } from "aws-lambda";
 import { AsyncMetric, countMetric, publishCountedMetrics } from "../async/async-metrics";
@@ -10,6 +19,9 @@ import { logger } from "../shared/observability";
  * id, then deleted. A failure throws, so the event source mapping retries the batch in order.
  */
 export const handler = middy(async (event: DynamoDBStreamEvent): Promise<void> => {
+  // The mapping's second filter brings each refund's journal entry: a row behind it is caught up (catch-up-refund.ts).
+  const caughtUp = await catchUpRefunds(paymentDeps(), regionGate(), refundsJournalled(event.Records));
+  if (caughtUp > 0) logger.warn("rows caught up with their replicated refund", { caughtUp });
   const items = event.Records.filter((r) => r.eventName === "INSERT")
     .map((r) => outboxItemFromImage(r.dynamodb?.NewImage as Parameters<typeof outboxItemFromImage>[0]))
     .filter((item): item is OutboxItem => item !== undefined);
