@@ -25,6 +25,8 @@ export type Trigger =
       /** Also the inserts of items with this sort key, from either Region (a refund's journal entry). */
       insertsOfSk?: string;
     }
+  /** The ledger's stream with tumbling windows: the mapping carries the function's state (Part 8's job). */
+  | { kind: "ledger-stream-window"; windowS: number }
   | { kind: "events-queue" }
   | { kind: "schedule"; rate: "1 minute" | "5 minutes" }
   /** A cron expression (UTC); its stack module wires the schedule with its alarms (stacks/reconcile.ts). */
@@ -38,6 +40,8 @@ export interface Access {
   claims?: TableAccess;
   ledger?: TableAccess;
   consumer?: TableAccess;
+  /** The stream job's sink table. */
+  totals?: TableAccess;
   /** Send to the events FIFO queue (only the relay and the sweeps). */
   sendEvents?: boolean;
   /** Receive from the events FIFO queue (the worker, through its subscription). */
@@ -122,6 +126,14 @@ export const handlers: readonly HandlerSpec[] = [
     // JOURNAL#3 is a refund's first leg: the relay catches up a row that lost its REFUNDED write (Part 9).
     trigger: { kind: "ledger-stream", keyPrefix: "OUTBOX#", insertsOfSk: "JOURNAL#3" },
     access: { ledger: "write", sendEvents: true, readLedgerStream: true },
+    timeoutSeconds: 30,
+  },
+  {
+    // Merchants' daily totals (Part 8): 60 s windows, well inside Lambda's 900 s and 1 MB of state per shard.
+    id: "StreamJob",
+    handler: "packages/functions/src/stream/stream-job.handler",
+    trigger: { kind: "ledger-stream-window", windowS: 60 },
+    access: { totals: "write", readLedgerStream: true },
     timeoutSeconds: 30,
   },
   {

@@ -76,3 +76,8 @@ export * from "./region/fenced-ledger";
 export * from "./region/region-control";
 export * from "./region/region-wiring";
 export * from "./shared-state/shared-state";
+export * from "./stream-job/dynamo-totals-sink";
+export * from "./stream-job/job-state";
+export * from "./stream-job/run-stream-job";
+export * from "./stream-job/stream-job-wiring";
+export * from "./stream-job/totals-sink";

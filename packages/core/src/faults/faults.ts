@@ -26,7 +26,9 @@ export type FaultName =
   | "mrsc_write_conflict"
   | "crash_at"
   | "stall_after_psp_ms"
-  | "psp_rate_limit";
+  | "psp_rate_limit"
+  | "stream_job_crash_after_sink"
+  | "stream_job_redeliver";
 
 export const FAULT_NAMES: readonly FaultName[] = [
   "psp_lose_reply",
@@ -50,6 +52,8 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "crash_at",
   "stall_after_psp_ms",
   "psp_rate_limit",
+  "stream_job_crash_after_sink",
+  "stream_job_redeliver",
 ];
 if (FAULT_NAMES.length > FAULT_SLOTS) throw new Error("more faults than the shared state has slots");
 
@@ -125,6 +129,8 @@ const VALUED_FAULTS: readonly FaultName[] = [
   "stall_after_claim_ms",
   "crash_at",
   "stall_after_psp_ms",
+  // How many records back the source re-reads from.
+  "stream_job_redeliver",
 ];
 
 /**

@@ -10,7 +10,11 @@ export class InjectedCrash extends Error {
 
 /** Throws when `fault` is armed (consuming one occurrence); in AWS nothing arms faults, so this never throws. */
 export function crashIfArmed(
-  fault: "relay_crash_after_publish" | "worker_crash_after_commit" | "worker_crash_after_send",
+  fault:
+    | "relay_crash_after_publish"
+    | "worker_crash_after_commit"
+    | "worker_crash_after_send"
+    | "stream_job_crash_after_sink",
 ): void {
   if (takeFault(fault) !== undefined) throw new InjectedCrash(fault);
 }

@@ -13,6 +13,7 @@ import { ShardReader, type StartingPosition } from "./shard-reader";
 import { type DiscardedRecords, deliverInOrder } from "./stream-delivery";
 import { type RecordSource, toLambdaRecord } from "./stream-record";
 import { Waker, waitUntil } from "./timing";
+import { byWindow, MAX_WINDOW_S, ShardWindows } from "./tumbling-windows";
 
 // biome-ignore lint/suspicious/noConfusingVoidType: a handler may return nothing, as DynamoDBStreamHandler allows.
 type StreamResult = void | DynamoDBBatchResponse;
@@ -47,10 +48,15 @@ export interface StreamPollerOptions {
   filter?: (record: DynamoDBRecord) => boolean;
   /** While this says true (the local Region is down), nothing is delivered and the shard's position holds. */
   paused?: () => boolean;
+  /**
+   * The mapping's TumblingWindowInSeconds (1 to 900): the function gets a window, the state it returned last and a
+   * final invocation per window (tumbling-windows.ts). Unset: plain batches, as the relay's mapping.
+   */
+  tumblingWindowS?: number;
 }
 
-type Settings = Required<Omit<StreamPollerOptions, "onFailure" | "filter" | "paused">> &
-  Pick<StreamPollerOptions, "onFailure" | "filter" | "paused">;
+type Settings = Required<Omit<StreamPollerOptions, "onFailure" | "filter" | "paused" | "tumblingWindowS">> &
+  Pick<StreamPollerOptions, "onFailure" | "filter" | "paused" | "tumblingWindowS">;
 
 /** How often the stream is described again to find shards that opened since. */
 const DESCRIBE_EVERY_MS = 1000;
@@ -69,6 +75,9 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
     pollIntervalMs: options.pollIntervalMs ?? 100,
     timeoutMs: options.timeoutMs ?? 30_000,
   };
+  const w = o.tumblingWindowS;
+  if (w !== undefined && !(Number.isInteger(w) && w >= 1 && w <= MAX_WINDOW_S))
+    throw new Error(`${o.name}: a tumbling window is 1 to ${MAX_WINDOW_S} whole seconds, not ${w}`);
   const config = { endpoint: o.endpoint, region: o.region, credentials: LOCAL_CREDENTIALS };
   const streamArn = await findStreamArn(config, o.tableName);
   const mapping = new StreamMapping(o, new DynamoDBStreamsClient(config), streamArn);
@@ -109,6 +118,8 @@ class StreamMapping implements Poller {
   private shardEndedAt = Number.NEGATIVE_INFINITY;
   /** Shards already closed when a LATEST mapping started: there is nothing after their latest record. */
   private readonly passed = new Set<string>();
+  /** Each shard's tumbling windows, and the chain that keeps its deliveries and window closes one at a time. */
+  private readonly windows = new Map<string, { windows: ShardWindows; chain: Promise<unknown> }>();
 
   constructor(
     private readonly o: Settings,
@@ -151,6 +162,7 @@ class StreamMapping implements Poller {
       while (!signal.aborted) {
         await this.waker.pause(DESCRIBE_EVERY_MS, signal);
         if (signal.aborted) return;
+        if (!this.o.paused?.()) this.closeEndedWindows();
         try {
           await this.discover();
           this.describeError = undefined;
@@ -204,7 +216,7 @@ class StreamMapping implements Poller {
       batchSize: this.o.batchSize,
       pollIntervalMs: this.o.pollIntervalMs,
       signal: this.abort.signal,
-      deliver: (records) => this.deliver(records),
+      deliver: (records) => this.deliver(records, shardId),
       onDone: () => {
         this.shardEndedAt = performance.now();
         this.waker.poke();
@@ -213,13 +225,67 @@ class StreamMapping implements Poller {
     });
   }
 
-  private async deliver(sdkRecords: SdkRecord[]): Promise<void> {
+  private async deliver(sdkRecords: SdkRecord[], shardId: string): Promise<void> {
     const filter = this.o.filter;
     const all = sdkRecords.map((r) => toLambdaRecord(r, this.source));
     const records = filter ? all.filter((r) => filter(r)) : all;
     if (records.length === 0) return;
+    if (this.o.tumblingWindowS) return this.deliverWindowed(records, shardId);
     const invoke = (batch: DynamoDBRecord[]) =>
       invokeHandler(this.o.handler, { Records: batch }, this.o.name, this.o.timeoutMs);
+    await this.deliverBatch(records, invoke);
+  }
+
+  private async deliverWindowed(records: DynamoDBRecord[], shardId: string): Promise<void> {
+    const shard = this.windowsOf(shardId);
+    await this.onShard(shardId, async () => {
+      for (const [start, run] of byWindow(records, shard)) {
+        if (!(await shard.enter(start))) return;
+        await this.deliverBatch(run, shard.invokeBatch);
+      }
+    });
+  }
+
+  /** Closes every shard's window whose end has passed, as Lambda's final invocation does when a window ends. */
+  private closeEndedWindows(): void {
+    for (const [shardId, { windows }] of this.windows)
+      void this.onShard(shardId, () => windows.closeIfEnded()).catch((err) =>
+        this.log(`closing a window failed: ${errorText(err)}`),
+      );
+  }
+
+  private onShard<T>(shardId: string, run: () => Promise<T>): Promise<T> {
+    const entry = this.windowsEntry(shardId);
+    const next = entry.chain.then(run, run);
+    entry.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private windowsOf(shardId: string): ShardWindows {
+    return this.windowsEntry(shardId).windows;
+  }
+
+  private windowsEntry(shardId: string) {
+    let entry = this.windows.get(shardId);
+    if (!entry) {
+      const windows = new ShardWindows({
+        shardId,
+        eventSourceARN: this.source.eventSourceARN,
+        windowMs: (this.o.tumblingWindowS ?? 1) * 1000,
+        invoke: (event) => invokeHandler(this.o.handler, event, this.o.name, this.o.timeoutMs),
+        signal: this.abort.signal,
+        log: (line) => this.log(`${shardId}: ${line}`),
+      });
+      entry = { windows, chain: Promise.resolve() };
+      this.windows.set(shardId, entry);
+    }
+    return entry;
+  }
+
+  private async deliverBatch(
+    records: DynamoDBRecord[],
+    invoke: (b: DynamoDBRecord[]) => ReturnType<typeof invokeHandler>,
+  ) {
     await deliverInOrder(records, invoke, {
       maxRetryAttempts: this.o.maxRetryAttempts,
       bisectBatchOnFunctionError: this.o.bisectBatchOnFunctionError,

@@ -64,11 +64,40 @@ export async function startRegionPollers(input: RegionPollerInput): Promise<Poll
       timeoutMs: Math.min(WORKER_TIMEOUT_MS, input.visibilityS * 1000 - 250),
       paused: input.paused,
     });
-    return [relayPoller, workerPoller];
+    try {
+      return [relayPoller, workerPoller, await startStreamJobPoller(input)];
+    } catch (err) {
+      await workerPoller.stop();
+      throw err;
+    }
   } catch (err) {
     await relayPoller.stop();
     throw err;
   }
+}
+
+/**
+ * The stream job's mapping: the ledger's payment rows only, with the tumbling window of stacks/handlers.ts (or
+ * `STREAM_JOB_WINDOW_S`, which tests and the story set short so that windows close within a run).
+ */
+function startStreamJobPoller(input: RegionPollerInput): Promise<Poller> {
+  const { emulators: emu, role, lambdas } = input;
+  const job = spec("StreamJob");
+  if (job.trigger.kind !== "ledger-stream-window")
+    throw new Error("the stream job must have a tumbling window");
+  return startStreamPoller({
+    name: `${role}-stream-job`,
+    endpoint: emu.endpoints.dynamodb,
+    region: emu.regions[role].region,
+    tableName: emu.regions[role].ledgerTable,
+    handler: lambdas.handlerOf(job),
+    batchSize: 100,
+    startingPosition: input.startingPosition,
+    maxRetryAttempts: input.maxRetryAttempts ?? RELAY_MAX_RETRY_ATTEMPTS,
+    filter: (record) => record.dynamodb?.Keys?.sk?.S === "PAYMENT",
+    tumblingWindowS: Number(process.env.STREAM_JOB_WINDOW_S ?? job.trigger.windowS),
+    paused: input.paused,
+  });
 }
 
 /**

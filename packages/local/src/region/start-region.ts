@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { type RegionRole, readMerchantBalance } from "@eo/core";
+import { DynamoTotalsSink, type RegionRole, readMerchantBalance } from "@eo/core";
 import { handlers } from "../../../../stacks/handlers";
 import type { Poller } from "../pollers/poller";
 import type { StartingPosition } from "../pollers/shard-reader";
@@ -106,7 +106,10 @@ function apiRoutesOn(lambdas: RegionLambdas): Route[] {
   });
 }
 
-/** The `/_local` routes about this Region (its jobs, its merchants, its ledger's backlog), then the global ones. */
+/**
+ * The `/_local` routes about this Region (its jobs, its merchants, its stream job's totals, its ledger's backlog),
+ * then the global ones.
+ */
 function regionRoutes(input: RegionInput, jobs: JobRunner): LocalRoutes {
   const db = regionDocumentClient(input.emulators, input.role);
   const table = input.emulators.regions[input.role].consumerTable;
@@ -117,6 +120,11 @@ function regionRoutes(input: RegionInput, jobs: JobRunner): LocalRoutes {
     if (req.method === "GET" && merchant?.[1]) {
       const id = decodeURIComponent(merchant[1]);
       return { status: 200, body: await readMerchantBalance(db, table, id, input.balanceShards) };
+    }
+    const totals = /^\/_local\/totals\/([^/]+)$/.exec(url.pathname);
+    if (req.method === "GET" && totals?.[1]) {
+      const sink = new DynamoTotalsSink(db, input.emulators.regions[input.role].totalsTable);
+      return { status: 200, body: await sink.totalsOf(decodeURIComponent(totals[1])) };
     }
     if (req.method === "GET" && url.pathname === "/_local/backlog") {
       return {

@@ -54,6 +54,7 @@ export function tableDefinitions(r: RegionResources): { input: CreateTableComman
   // The consumer table is an MREC global table too: the local replicator reads its stream, as AWS's does.
   const consumer = { ...pkSk(r.consumerTable), StreamSpecification: GLOBAL_TABLE_STREAM };
   return [
+    { input: totalsTable(r.totalsTable) },
     {
       input: {
         TableName: r.claimTable,
@@ -69,6 +70,26 @@ export function tableDefinitions(r: RegionResources): { input: CreateTableComman
     { input: ledger },
     { input: consumer, ttl: "expires_at" },
   ];
+}
+
+/** The stream job's sink: pk/sk and the sparse index `tags` (bpk, btag) that only open windows' keys carry. */
+function totalsTable(name: string): CreateTableCommandInput {
+  const t = pkSk(name);
+  t.AttributeDefinitions?.push(
+    { AttributeName: "bpk", AttributeType: "S" },
+    { AttributeName: "btag", AttributeType: "N" },
+  );
+  t.GlobalSecondaryIndexes = [
+    {
+      IndexName: "tags",
+      KeySchema: [
+        { AttributeName: "bpk", KeyType: "HASH" },
+        { AttributeName: "btag", KeyType: "RANGE" },
+      ],
+      Projection: { ProjectionType: "ALL" },
+    },
+  ];
+  return t;
 }
 
 /** Creates one Region's tables in DynamoDB Local. */

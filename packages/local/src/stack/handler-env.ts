@@ -27,6 +27,7 @@ export function regionHandlerEnv(
     CLAIM_TABLE: r.claimTable,
     LEDGER_TABLE: r.ledgerTable,
     CONSUMER_TABLE: r.consumerTable,
+    TOTALS_TABLE: r.totalsTable,
     EVENTS_QUEUE_URL: r.queues.events,
     // The safety switches have no default in the handlers (they refuse to start without them), so set them here.
     REGION_ROLE: role,

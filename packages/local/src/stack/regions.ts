@@ -5,6 +5,8 @@ export interface RegionResources {
   claimTable: string;
   ledgerTable: string;
   consumerTable: string;
+  /** The stream job's sink (Part 8): this Region's own, not replicated; each Region's job reads its own replica. */
+  totalsTable: string;
   eventsQueue: string;
   eventsDlq: string;
   relayFailuresQueue: string;
@@ -18,6 +20,7 @@ export function localRegions(): { primary: RegionResources; standby: RegionResou
     claimTable: "claims",
     ledgerTable: "ledger",
     consumerTable: "consumer",
+    totalsTable: "totals",
     eventsQueue: `${role}-events.fifo`,
     eventsDlq: `${role}-events-dlq.fifo`,
     relayFailuresQueue: `${role}-relay-failures`,
