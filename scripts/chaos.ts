@@ -38,7 +38,10 @@ function printViolation(record: RunRecord, file: string): void {
 }
 
 async function replay(s: ChaosSettings): Promise<number> {
-  const record = JSON.parse(readFileSync(s.replay as string, "utf8")) as RunRecord;
+  const parsed = JSON.parse(readFileSync(s.replay as string, "utf8")) as Partial<RunRecord>;
+  if (!parsed.schedule) throw new UsageError(`${s.replay} holds no schedule`);
+  // A kept regression (test/chaos/regressions) is a schedule with why, and no switches: every guard on.
+  const record = { ...parsed, schedule: parsed.schedule, switches: parsed.switches ?? { server: [] } };
   const env = Object.fromEntries(record.switches.server.map((name) => [name, "1"]));
   log(`replaying ${s.replay}: ${describeSchedule(record.schedule)}`);
   const stack = await startChaosStack(env, log, needsTwoRegions(record.schedule) ? 2 : 1);

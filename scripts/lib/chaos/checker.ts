@@ -149,14 +149,18 @@ function backwards(
 ): Violation[] {
   let top = -1;
   let topState = "";
-  let epoch = 0;
+  let spent = 0;
   for (const e of entries) {
     const r = rank[e.state as string];
     if (r === undefined) continue;
-    const now = history.filter((f) => isRegionFailure(f) && f.at_ms <= e.at_ms).length;
-    if (now !== epoch) [top, topState, epoch] = [-1, "", now];
-    if (r < top || (r === top && e.state !== topState))
-      return [v("no-state-backwards", `${id}: heard ${topState}, then ${e.state} (${e.op} ${e.status})`)];
+    if (r < top || (r === top && e.state !== topState)) {
+      // One step back per Region failure before it, spent whenever it comes: the new Region may be behind both
+      // the old Region's answer and what resolve learned from the PSP for a key it had no trace of.
+      const failures = history.filter((f) => isRegionFailure(f) && f.at_ms <= e.at_ms).length;
+      if (spent >= failures)
+        return [v("no-state-backwards", `${id}: heard ${topState}, then ${e.state} (${e.op} ${e.status})`)];
+      spent += 1;
+    }
     top = r;
     topState = e.state as string;
   }
