@@ -48,10 +48,19 @@ export class ShardWindows {
     },
   ) {}
 
-  /** The start of the window a record belongs to, in ms. */
+  /** The end of the last window closed: nothing is ever assigned to a window before it. */
+  private closedUntil = Number.NEGATIVE_INFINITY;
+
+  /**
+   * The start of the window a record belongs to, in ms. DynamoDB Local rounds ApproximateCreationDateTime down
+   * further than AWS (to the minute; AWS to the second), so a record whose rounded time falls in a window already
+   * closed belongs to the window after it, as a record read after the close does in AWS.
+   */
   windowOf(record: DynamoDBRecord): number {
     const at = (record.dynamodb?.ApproximateCreationDateTime ?? Date.now() / 1000) * 1000;
-    return Math.floor(at / this.o.windowMs) * this.o.windowMs;
+    const start = Math.floor(at / this.o.windowMs) * this.o.windowMs;
+    if (start >= this.closedUntil) return start;
+    return Math.max(this.open?.startMs ?? start, Math.floor(Date.now() / this.o.windowMs) * this.o.windowMs);
   }
 
   /** Closes the open window first if `startMs` is a later one, then opens `startMs` if nothing is open. */
@@ -88,7 +97,10 @@ export class ShardWindows {
     const open = this.open;
     if (!open) return true;
     const ok = await this.untilSuccess({ Records: [], ...this.fields(open, true, false) });
-    if (ok) this.open = undefined;
+    if (ok) {
+      this.open = undefined;
+      this.closedUntil = open.startMs + this.o.windowMs;
+    }
     return ok;
   }
 
