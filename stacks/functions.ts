@@ -68,6 +68,7 @@ function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<stri
     CLAIM_TABLE: tables.claims.name,
     LEDGER_TABLE: tables.ledger.name,
     CONSUMER_TABLE: tables.consumer.name,
+    TOTALS_TABLE: tables.totals.name,
     EVENTS_QUEUE_URL: queues.events.url,
     CLAIM_MODE: config.claimMode,
     DEADLINE_MS: String(config.tunables.deadlineMs),
@@ -83,7 +84,7 @@ function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<stri
   };
 }
 
-type TableName = "claims" | "ledger" | "consumer";
+type TableName = "claims" | "ledger" | "consumer" | "totals";
 type Linkables = Record<`${TableName}:${TableAccess}`, sst.Linkable<{ name: $util.Output<string> }>> & {
   sendEvents: sst.Linkable<{ url: $util.Output<string> }>;
   email: sst.aws.Email;
@@ -111,6 +112,8 @@ function linkables(ctx: RegionContext): Linkables {
     "ledger:write": table("Ledger", tables.ledger, "write"),
     "consumer:read": table("Consumer", tables.consumer, "read"),
     "consumer:write": table("Consumer", tables.consumer, "write"),
+    "totals:read": table("Totals", tables.totals, "read"),
+    "totals:write": table("Totals", tables.totals, "write"),
     sendEvents: new sst.Linkable(`${ctx.prefix}EventsSend`, {
       properties: { url: queues.events.url },
       include: [
@@ -128,7 +131,7 @@ function linkables(ctx: RegionContext): Linkables {
 
 function linksFor(access: Access, links: Linkables): unknown[] {
   const out: unknown[] = [];
-  for (const name of ["claims", "ledger", "consumer"] as const) {
+  for (const name of ["claims", "ledger", "consumer", "totals"] as const) {
     const level = access[name];
     if (level) out.push(links[`${name}:${level}`]);
   }

@@ -15,6 +15,8 @@ export interface RegionTables {
   claims: TableRef;
   ledger: TableRef;
   consumer: TableRef;
+  /** The stream job's sink (Part 8): this Region's own table, not global. */
+  totals: TableRef;
 }
 
 /** The DynamoDB components and each Region's view of them. */
@@ -24,6 +26,7 @@ export interface Tables {
     ledger: sst.aws.Dynamo;
     consumer: sst.aws.Dynamo;
     control: Record<RegionRole, sst.aws.Dynamo>;
+    totals: Record<RegionRole, sst.aws.Dynamo>;
   };
   byRole: Record<RegionRole, RegionTables>;
 }
@@ -108,23 +111,47 @@ export function createTables(config: InfraConfig, providers: RegionProviders): T
     primary: controlTable(config, providers, "primary"),
     standby: controlTable(config, providers, "standby"),
   };
+  const totals = {
+    primary: totalsTable(config, providers, "primary"),
+    standby: totalsTable(config, providers, "standby"),
+  };
   return {
-    components: { claims, ledger, consumer, control },
+    components: { claims, ledger, consumer, control, totals },
     byRole: {
       primary: {
         control: localRef(control.primary),
         claims: claimRefs.primary,
         ledger: localRef(ledger),
         consumer: localRef(consumer),
+        totals: localRef(totals.primary),
       },
       standby: {
         control: localRef(control.standby),
         claims: claimRefs.standby,
         ledger: replicaRef("Ledger", ledger, regions.standby),
         consumer: replicaRef("Consumer", consumer, regions.standby),
+        totals: localRef(totals.standby),
       },
     },
   };
+}
+
+/**
+ * One Region's sink of the stream job (Part 8): absolute totals per (merchant, day, window, shard) and the sparse
+ * index `tags` on the barrier tag, which only open windows' keys carry. Not a global table: each Region's job reads
+ * its own replica's stream and writes its own totals, so a replicated sink would hold each total twice.
+ */
+function totalsTable(config: InfraConfig, providers: RegionProviders, role: RegionRole): sst.aws.Dynamo {
+  return new sst.aws.Dynamo(
+    role === "primary" ? "PrimaryTotals" : "StandbyTotals",
+    {
+      fields: { pk: "string", sk: "string", bpk: "string", btag: "number" },
+      primaryIndex: { hashKey: "pk", rangeKey: "sk" },
+      globalIndexes: { tags: { hashKey: "bpk", rangeKey: "btag" } },
+      deletionProtection: config.production,
+    },
+    { provider: providers[role] },
+  );
 }
 
 /**

@@ -8,6 +8,8 @@ export const RELAY_SUBSCRIPTION = {
   bisectBatchOnFunctionError: true,
   maximumRetryAttempts: 10,
 };
+/** The stream job's subscription settings (its window is the handler's trigger). */
+export const STREAM_JOB_SUBSCRIPTION = { batchSize: 100, maximumRetryAttempts: 10 };
 /** The worker's queue subscription settings. */
 export const WORKER_SUBSCRIPTION = { size: 10, partialResponses: true };
 
@@ -63,6 +65,22 @@ export function createWorkers(ctx: RegionContext, functions: RegionFunctions): v
                 : []),
             ],
           },
+        },
+        opts,
+      );
+    } else if (trigger.kind === "ledger-stream-window") {
+      // Part 8's job: the mapping's tumbling window carries the job's state between invocations and commits it
+      // with the stream position; payment rows only.
+      new aws.lambda.EventSourceMapping(
+        `${ctx.prefix}${spec.id}Subscription`,
+        {
+          eventSourceArn: ctx.tables.ledger.streamArn,
+          functionName: fn(spec.id).arn,
+          startingPosition: "LATEST",
+          ...STREAM_JOB_SUBSCRIPTION,
+          tumblingWindowInSeconds: trigger.windowS,
+          destinationConfig: { onFailure: { destinationArn: ctx.queues.relayFailures.arn } },
+          filterCriteria: { filters: [{ pattern: JSON.stringify({ dynamodb: { Keys: { sk: { S: ["PAYMENT"] } } } }) }] },
         },
         opts,
       );

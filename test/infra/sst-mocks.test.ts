@@ -18,6 +18,7 @@ import {
   regionsAndProviders,
   relaySubscription,
   schedules,
+  streamJob,
   View,
   workerSubscription,
 } from "./support/invariants";
@@ -202,6 +203,27 @@ const mutations: Mutation[] = [
       esmOf(c, "PrimaryOutboxRelay").inputs.bisectBatchOnFunctionError = false;
     },
     expectViolation: /primary: relay does not bisect failed batches/,
+  },
+  {
+    what: "the stream job with a window longer than Lambda's 900 s",
+    invariant: streamJob,
+    on: HOME,
+    breakIt: (c) => {
+      esmOf(c, "PrimaryStreamJob").inputs.tumblingWindowInSeconds = 3_600;
+    },
+    expectViolation: /primary: the stream job's window is 3600 s, not 1 to 900/,
+  },
+  {
+    what: "the standby's stream job reading the primary Region's stream",
+    invariant: streamJob,
+    on: MRSC,
+    breakIt: (c) => {
+      esmOf(c, "StandbyStreamJob").inputs.eventSourceArn = String(
+        esmOf(c, "PrimaryStreamJob").inputs.eventSourceArn,
+      );
+    },
+    expectViolation:
+      /standby: the stream job reads arn:aws:dynamodb:eu-west-1:.*not the ledger stream in eu-west-2/,
   },
   {
     what: "the relay without the refund journal's inserts (a row that lost its REFUNDED write never catches up)",

@@ -440,6 +440,65 @@ export const relaySubscription: Invariant = {
   },
 };
 
+/**
+ * Part 8's stream job in each Region: a tumbling-window mapping (1 to 900 s, Lambda's limit) on that Region's ledger
+ * stream, payment rows only, an on-failure queue; its sink a table of that Region alone with the sparse `tags`
+ * index (bpk, btag), which the job may write and no other function may.
+ */
+export const streamJob: Invariant = {
+  name: "stream job window, stream and sink",
+  check(v) {
+    const out: string[] = [];
+    for (const role of ROLES) {
+      const job = v.fn(role, "StreamJob");
+      if (!job) {
+        out.push(`${role}: no stream job function`);
+        continue;
+      }
+      const esms = v
+        .ofType("aws:lambda/eventSourceMapping:EventSourceMapping")
+        .filter((m) => m.inputs.functionName === job.state.arn);
+      const m = esms[0];
+      if (!m || esms.length !== 1) {
+        out.push(`${role}: expected one mapping of the stream job, found ${esms.length}`);
+        continue;
+      }
+      const window = Number(m.inputs.tumblingWindowInSeconds);
+      if (!(window >= 1 && window <= 900))
+        out.push(`${role}: the stream job's window is ${window} s, not 1 to 900`);
+      const ledger = v.tableIn(role, "LEDGER_TABLE");
+      if (!ledger.streamArn || m.inputs.eventSourceArn !== ledger.streamArn)
+        out.push(
+          `${role}: the stream job reads ${m.inputs.eventSourceArn}, not the ledger stream in ${v.region(role)}`,
+        );
+      const patterns = arr(obj(m.inputs.filterCriteria).filters).map((f) => String(obj(f).pattern));
+      if (patterns.length !== 1 || !patterns[0]?.includes('"sk":{"S":["PAYMENT"]}'))
+        out.push(`${role}: the stream job is not filtered to payment rows`);
+      if (!obj(obj(m.inputs.destinationConfig).onFailure).destinationArn)
+        out.push(`${role}: the stream job's mapping has no on-failure destination`);
+      const sink = v.tableIn(role, "TOTALS_TABLE");
+      if (!sink.table || v.regionOf(sink.table) !== v.region(role)) {
+        out.push(`${role}: no totals table of its own in ${v.region(role)}`);
+        continue;
+      }
+      if (arr(sink.table.inputs.replicas).length > 0) out.push(`${role}: the totals table is replicated`);
+      const tags = arr(sink.table.inputs.globalSecondaryIndexes)
+        .map(obj)
+        .find((g) => g.name === "tags");
+      if (tags?.hashKey !== "bpk" || tags.rangeKey !== "btag")
+        out.push(`${role}: the totals table has no tags index (bpk, btag)`);
+      if (!v.can(job, "dynamodb:PutItem", String(sink.arn)))
+        out.push(`${role}: the stream job may not write its sink`);
+      for (const h of handlers.filter((x) => x.id !== "StreamJob")) {
+        const f = v.fn(role, h.id);
+        if (f && v.can(f, "dynamodb:PutItem", String(sink.arn)))
+          out.push(`${role}: ${h.id} may write the totals table`);
+      }
+    }
+    return out;
+  },
+};
+
 /** The ledger: pk/sk, NEW_AND_OLD_IMAGES stream, gsi1, global table replica (MREC) in the standby Region. */
 export const ledgerTable: Invariant = {
   name: "ledger stream view type, GSI and replica",
@@ -789,6 +848,7 @@ export const invariants: Invariant[] = [
   queues,
   workerSubscription,
   relaySubscription,
+  streamJob,
   ledgerTable,
   consumerTable,
   claimTables,
