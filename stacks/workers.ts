@@ -80,7 +80,9 @@ export function createWorkers(ctx: RegionContext, functions: RegionFunctions): v
           ...STREAM_JOB_SUBSCRIPTION,
           tumblingWindowInSeconds: trigger.windowS,
           destinationConfig: { onFailure: { destinationArn: ctx.queues.relayFailures.arn } },
-          filterCriteria: { filters: [{ pattern: JSON.stringify({ dynamodb: { Keys: { sk: { S: ["PAYMENT"] } } } }) }] },
+          filterCriteria: {
+            filters: [{ pattern: JSON.stringify({ dynamodb: { Keys: { sk: { S: ["PAYMENT"] } } } }) }],
+          },
         },
         opts,
       );
