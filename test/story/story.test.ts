@@ -18,9 +18,10 @@ describe("npm run story (Part 13, on the real local stack)", () => {
     // act
     const { code, out } = await story();
     // assess
-    expect(out).toContain(
-      "all fired: relay_crash_after_publish, worker_crash_after_send, stream_job_crash_after_sink",
-    );
+    expect(out).toContain("all fired: relay_crash_after_publish, worker_crash_after_send");
+    expect(out).toMatch(/v1 writes m2 = 500 to the sink and crashes/);
+    expect(out).toMatch(/the full flush rewrote the restored keys and deleted m2's \(m2 now 0\)/);
+    expect(out).toMatch(/m2's 0\n/);
     expect(out).toMatch(/retry at 10 s with K1: 202 PROCESSING/);
     expect(out).toMatch(/the buyer returns after two hours with K1: 201 SUCCEEDED/);
     expect(out).toMatch(/charges at the PSP {5}1 /);
@@ -33,11 +34,27 @@ describe("npm run story (Part 13, on the real local stack)", () => {
     expect(code).toBe(0);
   }, 180_000);
 
-  it("refuses what it does not play yet with exit 2 and the usage", async () => {
+  it.each([
+    ["X", /charges for the order {2}2 /, "two charges for one order"],
+    ["S", /m2's 500\n/, "m2 = 500 stays in the sink for ever"],
+  ])(
+    "branch %s shows the seed's failure with its switch, and exits 1",
+    async (name, count, failure) => {
+      // act
+      const { code, out } = await story(["--branch", name]);
+      // assess
+      expect(out).toMatch(count);
+      expect(out).toContain(`verdict: branch ${name} shows the seed's failure, ${failure}`);
+      expect(code).toBe(1);
+    },
+    180_000,
+  );
+
+  it("refuses a branch it does not know with exit 2 and the usage", async () => {
     // act
-    const { code, out } = await story(["--branch", "X"]);
+    const { code, out } = await story(["--branch", "Q"]);
     // assess
     expect(code).toBe(2);
-    expect(out).toContain("usage: npm run story");
+    expect(out).toContain("usage: npm run story [-- --branch <X|N|S|F|F2>]");
   }, 60_000);
 });

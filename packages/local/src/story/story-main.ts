@@ -73,11 +73,8 @@ export async function playMainLine(stack: LocalStack, c: StoryCast, t: Timeline)
     "phone",
     `retry at 10 s with K1: ${retry.status} ${String(retry.body.state)}, rendered from the payment`,
   );
-  await api.local("R1", "POST", "/faults", {
-    relay_crash_after_publish: 2,
-    worker_crash_after_send: 1,
-    stream_job_crash_after_sink: 1,
-  });
+  await api.local("R1", "POST", "/faults", { relay_crash_after_publish: 2, worker_crash_after_send: 1 });
+  await streamJobRestore(c, t);
   const resolver = await api.local("R1", "POST", "/run/resolver");
   t.mark(
     "R1",
@@ -94,11 +91,6 @@ export async function playMainLine(stack: LocalStack, c: StoryCast, t: Timeline)
     "R1",
     "worker",
     "armed: dies after the push; the notification record makes the next one finish with the same replace id",
-  );
-  t.mark(
-    "R1",
-    "stream job",
-    "armed: crash after the sink write, before the state is committed (restore, full flush)",
   );
   await until(
     "m1 credited",
@@ -127,14 +119,9 @@ export async function playMainLine(stack: LocalStack, c: StoryCast, t: Timeline)
     async () => ((await dailyTotal(api, c.merchant)) === 15_000 ? true : undefined),
     30_000,
   );
-  t.mark(
-    "R1",
-    "stream job",
-    "crashed after the sink, restored, flushed, replayed: m1's total 15,000",
-    await holds(c, paymentId),
-  );
+  t.mark("R1", "stream job", "ev_7 counted once: m1's total 15,000", await holds(c, paymentId));
   const left = (await api.local("R1", "DELETE", "/faults")).body.cleared as Record<string, unknown>;
-  const armed = ["relay_crash_after_publish", "worker_crash_after_send", "stream_job_crash_after_sink"];
+  const armed = ["relay_crash_after_publish", "worker_crash_after_send"];
   const unfired = armed.filter((f) => f in (left ?? {}));
   t.mark(
     "-",
@@ -149,15 +136,64 @@ export async function playMainLine(stack: LocalStack, c: StoryCast, t: Timeline)
     `the buyer returns after two hours with K1: ${back.status} ${String(back.body.state)}; the key store forgot K1, the durable guard answered`,
   );
   const late = await lateOriginal(c, t);
-  const count = await storyCount(stack, api, { paymentId, merchant: c.merchant, caller: c.caller, k2: late });
+  const count = await storyCount(stack, api, {
+    paymentId,
+    merchant: c.merchant,
+    m2: `${c.merchant}-m2`,
+    caller: c.caller,
+    k2: late,
+  });
   return { ...count, unfired };
+}
+
+/**
+ * The stream job's parallel timeline (P5): its v1 counts m2's declined 500, writes the sink and crashes before its
+ * state is committed; the restore runs v2 (which skips declined payments), whose full flush deletes m2's total.
+ */
+async function streamJobRestore(c: StoryCast, t: Timeline): Promise<void> {
+  const { api } = c;
+  const m2 = `${c.merchant}-m2`;
+  process.env.EO_TEST_UNSAFE_STREAM_JOB_V1 = "until-crash";
+  await api.local("R1", "POST", "/faults", { stream_job_crash_after_sink: 1 });
+  t.mark("R1", "stream job", "v1 is running: it counts declined payments (the bug v2 fixes)");
+  const buyer = await api.token(`${c.caller}-m2`);
+  const declined = await api.pay("R1", buyer, `K-m2-${c.k1}`, {
+    ...ORDER,
+    amount: 500,
+    payment_method: "pm_card_declined",
+    order_id: "o-m2",
+    merchant_id: m2,
+  });
+  t.mark(
+    "R1",
+    "PSP",
+    `m2's card declined: ${declined.status}; v1 writes m2 = 500 to the sink and crashes before its checkpoint`,
+  );
+  await until("the stream job's crash", async () => {
+    const armed = (await api.local("R1", "GET", "/faults")).body;
+    return "stream_job_crash_after_sink" in armed ? undefined : true;
+  });
+  // The retry flushes within a few poll intervals; without the flush (branch S) m2 keeps v1's 500.
+  let m2Total = await dailyTotal(api, m2);
+  for (
+    const stop = Date.now() + 5_000;
+    m2Total !== 0 && Date.now() < stop;
+    m2Total = await dailyTotal(api, m2)
+  )
+    await new Promise((r) => setTimeout(r, 100));
+  delete process.env.EO_TEST_UNSAFE_STREAM_JOB_V1;
+  t.mark(
+    "R1",
+    "stream job",
+    `restored with v2: the full flush rewrote the restored keys and deleted m2's (m2 now ${m2Total})`,
+  );
 }
 
 /** The late original that opened the seed: it stalls past its deadline, resolve voids its key, and it charges nothing. */
 async function lateOriginal(c: StoryCast, t: Timeline): Promise<{ state: string; status: number }> {
   const { api } = c;
   await api.local("R1", "POST", "/faults", { stall_after_claim_ms: 6_000, n: 1 });
-  const order = { ...ORDER, order_id: "o8", merchant_id: c.merchant };
+  const order = { ...ORDER, amount: 2_500, order_id: "o8", merchant_id: c.merchant };
   t.mark("R1", "phone", "a second tap (K2): its request stalls after its claim, past the server's deadline");
   const original = api.pay("R1", c.token, c.k2, order);
   await new Promise((r) => setTimeout(r, 6_500));
