@@ -79,7 +79,7 @@ export async function playMainLine(stack: LocalStack, c: StoryCast, t: Timeline)
   t.mark(
     "R1",
     "resolver",
-    `replayed ${paymentId.slice(0, 12)}…:charge, the PSP answered its saved ch_1: ${JSON.stringify(settledOf(resolver.body))}`,
+    `replayed ${paymentId.slice(0, 12)}…:charge, the PSP answered its saved ch_1 (settled ${String(settledOf(resolver.body))})`,
     await holds(c, paymentId),
   );
   t.mark(
