@@ -6,6 +6,7 @@
  * 1 with the seed's failure shown (0 never: a branch is not the seed's count).
  */
 
+import { writeFileSync } from "node:fs";
 import { DrillApi } from "../packages/local/src/drills/drill-api";
 import { DRILLS } from "../packages/local/src/drills/drills";
 import { formatCount } from "../packages/local/src/drills/final-count";
@@ -13,10 +14,11 @@ import { Timeline } from "../packages/local/src/drills/timeline";
 import { startLocalStack } from "../packages/local/src/stack/start-stack";
 import { DRILL_BRANCHES, STORY_BRANCHES, STORY_STACK } from "../packages/local/src/story/story-branches";
 import { formatStoryCount, isSeedCount } from "../packages/local/src/story/story-count";
+import { storyHtml } from "../packages/local/src/story/story-html";
 import { castOfTheStory, playMainLine } from "../packages/local/src/story/story-main";
 
 const NAMES = [...Object.keys(STORY_BRANCHES), ...Object.keys(DRILL_BRANCHES)];
-const USAGE = `usage: npm run story [-- --branch <${NAMES.join("|")}>]`;
+const USAGE = `usage: npm run story [-- --branch <${NAMES.join("|")}>] [--html <file>]`;
 const args = process.argv.slice(2);
 if (args.includes("--help")) {
   console.log(USAGE);
@@ -24,9 +26,23 @@ if (args.includes("--help")) {
   for (const n of Object.keys(DRILL_BRANCHES)) console.log(`  ${n.padEnd(4)} ${DRILLS[n]?.description}`);
   process.exit(0);
 }
-const branch = args[0] === "--branch" && args.length === 2 ? args[1] : undefined;
-if (args.length > 0 && (!branch || !NAMES.includes(branch))) {
-  console.error(`refused: ${args.join(" ")}\n${USAGE}`);
+const flags = new Map<string, string>();
+for (let i = 0; i < args.length; i += 2) {
+  const [flag, value] = [args[i] ?? "", args[i + 1]];
+  if (!["--branch", "--html"].includes(flag) || value === undefined || flags.has(flag)) {
+    console.error(`refused: ${args.join(" ")}\n${USAGE}`);
+    process.exit(2);
+  }
+  flags.set(flag, value);
+}
+const branch = flags.get("--branch");
+const htmlFile = flags.get("--html");
+if (htmlFile && branch && DRILL_BRANCHES[branch]) {
+  console.error(`refused: --html draws the story's timeline; the drill ${branch} prints its own\n${USAGE}`);
+  process.exit(2);
+}
+if (branch !== undefined && !NAMES.includes(branch)) {
+  console.error(`refused: no branch ${branch}\n${USAGE}`);
   process.exit(2);
 }
 
@@ -59,19 +75,20 @@ try {
     const count = await playMainLine(stack, await castOfTheStory(stack, api, timeline), timeline);
     console.log(`\nfinal count:\n${formatStoryCount(count)}`);
     console.log("the seed's count: one charge (ch_1), one credit to m1 (12,000 → 15,000), one notification");
-    if (played) {
-      const shown = played.shows(count);
-      console.log(
-        shown
-          ? `verdict: branch ${branch} shows the seed's failure, ${played.failure} (exit 1)`
-          : `verdict: branch ${branch} did NOT show ${played.failure} (exit 3)`,
-      );
-      code = shown ? 1 : 3;
-    } else {
-      code = isSeedCount(count) ? 0 : 1;
-      console.log(
-        code === 0 ? "verdict: the seed's count (exit 0)" : "verdict: NOT the seed's count (exit 1)",
-      );
+    const shown = played?.shows(count);
+    code = played ? (shown ? 1 : 3) : isSeedCount(count) ? 0 : 1;
+    const verdict = played
+      ? shown
+        ? `verdict: branch ${branch} shows the seed's failure, ${played.failure} (exit 1)`
+        : `verdict: branch ${branch} did NOT show ${played.failure} (exit 3)`
+      : code === 0
+        ? "verdict: the seed's count (exit 0)"
+        : "verdict: NOT the seed's count (exit 1)";
+    console.log(verdict);
+    if (htmlFile) {
+      const title = branch ? `The story, branch ${branch}` : "The story (Part 13)";
+      writeFileSync(htmlFile, storyHtml(title, timeline.entries, count, verdict));
+      console.log(`timeline page: ${htmlFile}`);
     }
   }
 } catch (err) {
