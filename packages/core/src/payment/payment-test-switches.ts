@@ -48,3 +48,9 @@ export const unsafeTakeEarlyEvents = (): boolean => process.env.EO_TEST_UNSAFE_T
  * checker found it: the payment reads SUCCEEDED for ever while the PSP says REFUNDED.
  */
 export const unsafeNoRefundCatchUp = (): boolean => process.env.EO_TEST_UNSAFE_NO_REFUND_CATCH_UP === "1";
+
+/**
+ * EO_TEST_UNSAFE_REPLAY_VOIDED_KEY=1 lets the resolver replay the charge of a row whose key's locator is VOID, as
+ * before the fault checker found it: after a forced failover the row of the failed Region arrives and is charged.
+ */
+export const unsafeReplayVoidedKey = (): boolean => process.env.EO_TEST_UNSAFE_REPLAY_VOIDED_KEY === "1";

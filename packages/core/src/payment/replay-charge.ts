@@ -21,7 +21,7 @@ export async function replayCharge(
   deps: PaymentDeps,
   row: PaymentRow,
   untilMs: number,
-  call: { origin: PspOrigin; slot?: Slot } = { origin: "live" },
+  call: { origin: PspOrigin; slot?: Slot; lookupOnly?: boolean } = { origin: "live" },
 ): Promise<PspReply> {
   const budgeted = (endpoint: PspEndpoint, slot: Slot | undefined, send: (t: number) => Promise<PspReply>) =>
     withinBudget(
@@ -32,7 +32,8 @@ export async function replayCharge(
     );
   const lookup = (slot?: Slot) =>
     budgeted("GET /v1/charges", slot, (t) => deps.psp.findCharge(row.payment_id, t, call.origin));
-  if (pastPspKeyWindow(deps, row.created_at)) return judgeLookup(deps, row, await lookup());
+  if (call.lookupOnly || pastPspKeyWindow(deps, row.created_at))
+    return judgeLookup(deps, row, await lookup());
   const { amount, currency, payment_method } = row;
   const params = { amount, currency, payment_method, reference: row.payment_id };
   const key = chargeKeyOf(row.payment_id);

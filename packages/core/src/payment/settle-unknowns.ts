@@ -3,6 +3,7 @@ import type { PaymentRow } from "../ledger/ledger-items";
 import { settleRefund } from "./cancel-payment";
 import type { PaymentDeps } from "./payment-deps";
 import type { PaymentState } from "./payment-state";
+import { unsafeReplayVoidedKey } from "./payment-test-switches";
 import { renderPayment } from "./render-payment";
 import { replayCharge } from "./replay-charge";
 import { replayRefund } from "./replay-refund";
@@ -84,7 +85,7 @@ async function settleOne(
   const refund = row.state === "REFUND_UNKNOWN" || row.state === "REFUND_PENDING";
   const reply = refund
     ? await replayRefund(deps, row, until, "resolver")
-    : await replayCharge(deps, row, until, { origin: "resolver" });
+    : await replayCharge(deps, row, until, { origin: "resolver", lookupOnly: await keyVoided(deps, row) });
   const settled = refund
     ? await settleRefund(deps, row, reply)
     : await settleCharge(deps, row.payment_id, reply, row);
@@ -99,6 +100,16 @@ async function settleOne(
   if (!refund && answer.kind === "final")
     await deps.claims.table.rewriteAnswer(scopeOf(row.caller, row.client_key), answer);
   return { after: settled, notRun: reply.kind === "rate-limited" };
+}
+
+// A row whose key's locator says VOID arrived from a Region that failed within the lag, after this Region voided
+// the key for a resolve that found no trace of it (last writer wins per item: the row and the tombstone both stand).
+// The app was told VOID and may have paid with a new key: replaying this key would charge a second time (found by
+// the fault checker's two-Region schedules). Only a lookup is allowed; not found, it ends FAILED after the settle time.
+async function keyVoided(deps: PaymentDeps, row: PaymentRow): Promise<boolean> {
+  if (unsafeReplayVoidedKey()) return false;
+  const locator = await deps.ledger.getLocator(row.caller, row.client_key);
+  return locator !== undefined && (locator.state === "VOID" || locator.payment_id !== row.payment_id);
 }
 
 const backoffMs = (attempts: number): number =>

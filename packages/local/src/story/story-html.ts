@@ -5,7 +5,7 @@ const LANE_H = 46;
 const LEFT = 130;
 const WIDTH = 1100;
 
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
@@ -28,13 +28,13 @@ export function storyHtml(
   const lanes = actors
     .map((a, i) => {
       const y = 30 + i * LANE_H;
-      return `<line x1="${LEFT}" y1="${y}" x2="${WIDTH - 10}" y2="${y}" class="lane"/><text x="8" y="${y + 4}" class="actor">${escape(a)}</text>`;
+      return `<line x1="${LEFT}" y1="${y}" x2="${WIDTH - 10}" y2="${y}" class="lane"/><text x="8" y="${y + 4}" class="actor">${escapeHtml(a)}</text>`;
     })
     .join("");
   const dots = entries
     .map((e, i) => {
       const y = 30 + actors.indexOf(e.actor) * LANE_H;
-      return `<g class="ev"><circle cx="${x(e.t).toFixed(1)}" cy="${y}" r="6"/><text x="${x(e.t).toFixed(1)}" y="${y - 10}" class="n">${i + 1}</text><title>${e.t.toFixed(2)} s ${escape(e.actor)}: ${escape(e.event)}</title></g>`;
+      return `<g class="ev"><circle cx="${x(e.t).toFixed(1)}" cy="${y}" r="6"/><text x="${x(e.t).toFixed(1)}" y="${y - 10}" class="n">${i + 1}</text><title>${e.t.toFixed(2)} s ${escapeHtml(e.actor)}: ${escapeHtml(e.event)}</title></g>`;
     })
     .join("");
   const axis = Array.from({ length: 6 }, (_, i) => (end * i) / 5)
@@ -46,12 +46,12 @@ export function storyHtml(
   const rows = entries
     .map(
       (e, i) =>
-        `<tr><td>${i + 1}</td><td>${e.t.toFixed(2)} s</td><td>${e.region}</td><td>${escape(e.actor)}</td><td>${escape(e.event)}</td><td class="holds">${escape(e.holds ?? "")}</td></tr>`,
+        `<tr><td>${i + 1}</td><td>${e.t.toFixed(2)} s</td><td>${e.region}</td><td>${escapeHtml(e.actor)}</td><td>${escapeHtml(e.event)}</td><td class="holds">${escapeHtml(e.holds ?? "")}</td></tr>`,
     )
     .join("\n");
   const height = 50 + actors.length * LANE_H;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>
 body{font:14px system-ui,sans-serif;margin:24px;color:#1d2330}
 svg{background:#f7f8fa;border-radius:8px}
@@ -60,7 +60,7 @@ svg{background:#f7f8fa;border-radius:8px}
 table{border-collapse:collapse;margin-top:16px}td,th{padding:3px 8px;border-bottom:1px solid #e3e6eb;text-align:left;vertical-align:top}
 .holds{color:#667;font-size:12px}#count li{margin:2px 0}.ok{color:#137a3a}.bad{color:#b3261e}
 </style></head><body>
-<h1>${escape(title)}</h1>
+<h1>${escapeHtml(title)}</h1>
 <svg width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="swimlanes per actor">${lanes}${dots}${axis}</svg>
 <h2>Final count</h2><ul id="count"></ul><p id="verdict"></p>
 <table><thead><tr><th>#</th><th>time</th><th>Rg</th><th>actor</th><th>event</th><th>what the stores hold</th></tr></thead><tbody>
