@@ -1,9 +1,9 @@
-import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { LocalStack } from "../../../packages/local/src/stack/start-stack";
 import { ChaosApi } from "../../../scripts/lib/chaos/chaos-api";
 import { tablesOf } from "../../support/ledger-reads";
 import { payWithSlot } from "../../support/pay-with-slot";
 import { asyncQuiet } from "../../support/tables";
+import { putJournalLegs } from "./replicated-journal";
 
 /**
  * Arranges what the fault checker's two-Region schedule left: this Region's row says SUCCEEDED (its later write won
@@ -19,24 +19,10 @@ export async function refundJournalArrivesAfterRowWrite(stack: LocalStack) {
   const paymentId = String(paid.body.payment_id);
   await asyncQuiet(stack);
   const t = tablesOf(stack);
-  for (const [n, account, side] of [
+  await putJournalLegs(stack, paymentId, 6_300, [
     [3, `merchant_payable:${merchant}`, "debit"],
     [4, "psp_clearing", "credit"],
-  ] as const)
-    await t.db.send(
-      new PutCommand({
-        TableName: stack.emulators.regions.primary.ledgerTable,
-        Item: {
-          pk: `PAY#${paymentId}`,
-          sk: `JOURNAL#${n}`,
-          account,
-          side,
-          amount: 6_300,
-          currency: "USD",
-          at: 1,
-        },
-      }),
-    );
+  ]);
   // The relay reads the stream every few hundred milliseconds; the catch-up's event then goes the whole way.
   await new Promise((r) => setTimeout(r, 1_500));
   await asyncQuiet(stack);

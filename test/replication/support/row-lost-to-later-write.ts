@@ -1,8 +1,8 @@
-import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { LocalStack } from "../../../packages/local/src/stack/start-stack";
 import { ChaosApi } from "../../../scripts/lib/chaos/chaos-api";
 import { tablesOf } from "../../support/ledger-reads";
 import { payWithSlot } from "../../support/pay-with-slot";
+import { putJournalLegs } from "./replicated-journal";
 
 /**
  * Arranges what the fault checker's two-Region schedule left: this Region's row is UNKNOWN (its later write won
@@ -18,25 +18,10 @@ export async function resolverAfterLostRowWrite(stack: LocalStack) {
   const first = await payWithSlot(api, caller, `${caller}-k1`, { ...order, merchant_id: merchant });
   const paymentId = String(first.body.payment_id);
   const t = tablesOf(stack);
-  const table = stack.emulators.regions.primary.ledgerTable;
-  for (const [n, account, side] of [
+  await putJournalLegs(stack, paymentId, 4_200, [
     [1, "psp_clearing", "debit"],
     [2, `merchant_payable:${merchant}`, "credit"],
-  ] as const)
-    await t.db.send(
-      new PutCommand({
-        TableName: table,
-        Item: {
-          pk: `PAY#${paymentId}`,
-          sk: `JOURNAL#${n}`,
-          account,
-          side,
-          amount: 4_200,
-          currency: "USD",
-          at: 1,
-        },
-      }),
-    );
+  ]);
   await api.local("POST", "/clock", { advance_s: 30 });
   await api.local("POST", "/run/resolver");
   const until = Date.now() + 10_000;

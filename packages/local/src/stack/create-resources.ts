@@ -35,21 +35,7 @@ const GLOBAL_TABLE_STREAM = { StreamEnabled: true, StreamViewType: "NEW_AND_OLD_
 
 /** The table definitions, mirroring stacks/tables.ts. */
 export function tableDefinitions(r: RegionResources): { input: CreateTableCommandInput; ttl?: string }[] {
-  const ledger = pkSk(r.ledgerTable);
-  ledger.AttributeDefinitions?.push(
-    { AttributeName: "gsi1pk", AttributeType: "S" },
-    { AttributeName: "gsi1sk", AttributeType: "S" },
-  );
-  ledger.GlobalSecondaryIndexes = [
-    {
-      IndexName: "gsi1",
-      KeySchema: [
-        { AttributeName: "gsi1pk", KeyType: "HASH" },
-        { AttributeName: "gsi1sk", KeyType: "RANGE" },
-      ],
-      Projection: { ProjectionType: "ALL" },
-    },
-  ];
+  const ledger = withIndex(pkSk(r.ledgerTable), "gsi1", ["gsi1pk", "S"], ["gsi1sk", "S"]);
   ledger.StreamSpecification = GLOBAL_TABLE_STREAM;
   // The consumer table is an MREC global table too: the local replicator reads its stream, as AWS's does.
   const consumer = { ...pkSk(r.consumerTable), StreamSpecification: GLOBAL_TABLE_STREAM };
@@ -74,17 +60,26 @@ export function tableDefinitions(r: RegionResources): { input: CreateTableComman
 
 /** The stream job's sink: pk/sk and the sparse index `tags` (bpk, btag) that only open windows' keys carry. */
 function totalsTable(name: string): CreateTableCommandInput {
-  const t = pkSk(name);
+  return withIndex(pkSk(name), "tags", ["bpk", "S"], ["btag", "N"]);
+}
+
+/** Adds a global secondary index (all attributes projected) on a hash and a range attribute to a table definition. */
+function withIndex(
+  t: CreateTableCommandInput,
+  name: string,
+  hash: [string, "S" | "N"],
+  range: [string, "S" | "N"],
+): CreateTableCommandInput {
   t.AttributeDefinitions?.push(
-    { AttributeName: "bpk", AttributeType: "S" },
-    { AttributeName: "btag", AttributeType: "N" },
+    { AttributeName: hash[0], AttributeType: hash[1] },
+    { AttributeName: range[0], AttributeType: range[1] },
   );
   t.GlobalSecondaryIndexes = [
     {
-      IndexName: "tags",
+      IndexName: name,
       KeySchema: [
-        { AttributeName: "bpk", KeyType: "HASH" },
-        { AttributeName: "btag", KeyType: "RANGE" },
+        { AttributeName: hash[0], KeyType: "HASH" },
+        { AttributeName: range[0], KeyType: "RANGE" },
       ],
       Projection: { ProjectionType: "ALL" },
     },
