@@ -13,7 +13,8 @@ import { ShardReader, type StartingPosition } from "./shard-reader";
 import { type DiscardedRecords, deliverInOrder } from "./stream-delivery";
 import { type RecordSource, toLambdaRecord } from "./stream-record";
 import { Waker, waitUntil } from "./timing";
-import { byWindow, MAX_WINDOW_S, ShardWindows } from "./tumbling-windows";
+import { MAX_WINDOW_S } from "./tumbling-windows";
+import { WindowedShards } from "./windowed-shards";
 
 // biome-ignore lint/suspicious/noConfusingVoidType: a handler may return nothing, as DynamoDBStreamHandler allows.
 type StreamResult = void | DynamoDBBatchResponse;
@@ -118,8 +119,8 @@ class StreamMapping implements Poller {
   private shardEndedAt = Number.NEGATIVE_INFINITY;
   /** Shards already closed when a LATEST mapping started: there is nothing after their latest record. */
   private readonly passed = new Set<string>();
-  /** Each shard's tumbling windows, and the chain that keeps its deliveries and window closes one at a time. */
-  private readonly windows = new Map<string, { windows: ShardWindows; chain: Promise<unknown> }>();
+  /** The shards' tumbling windows, when the mapping has one. */
+  private readonly windowed: WindowedShards | undefined;
 
   constructor(
     private readonly o: Settings,
@@ -128,6 +129,16 @@ class StreamMapping implements Poller {
   ) {
     // DynamoDB Local puts "ddblocal" where AWS has the Region; handlers may parse the ARN, so give them the real one.
     this.source = { region: o.region, eventSourceARN: streamArn.replace(":ddblocal:", `:${o.region}:`) };
+    this.windowed = o.tumblingWindowS
+      ? new WindowedShards({
+          windowS: o.tumblingWindowS,
+          eventSourceARN: this.source.eventSourceARN,
+          invoke: (event) => invokeHandler(o.handler, event, o.name, o.timeoutMs),
+          deliverBatch: (records, invoke) => this.deliverBatch(records, invoke),
+          signal: this.abort.signal,
+          log: (line) => this.log(line),
+        })
+      : undefined;
   }
 
   /**
@@ -162,7 +173,7 @@ class StreamMapping implements Poller {
       while (!signal.aborted) {
         await this.waker.pause(DESCRIBE_EVERY_MS, signal);
         if (signal.aborted) return;
-        if (!this.o.paused?.()) this.closeEndedWindows();
+        if (!this.o.paused?.()) this.windowed?.closeEnded();
         try {
           await this.discover();
           this.describeError = undefined;
@@ -230,56 +241,10 @@ class StreamMapping implements Poller {
     const all = sdkRecords.map((r) => toLambdaRecord(r, this.source));
     const records = filter ? all.filter((r) => filter(r)) : all;
     if (records.length === 0) return;
-    if (this.o.tumblingWindowS) return this.deliverWindowed(records, shardId);
+    if (this.windowed) return this.windowed.deliver(records, shardId);
     const invoke = (batch: DynamoDBRecord[]) =>
       invokeHandler(this.o.handler, { Records: batch }, this.o.name, this.o.timeoutMs);
     await this.deliverBatch(records, invoke);
-  }
-
-  private async deliverWindowed(records: DynamoDBRecord[], shardId: string): Promise<void> {
-    const shard = this.windowsOf(shardId);
-    await this.onShard(shardId, async () => {
-      for (const [start, run] of byWindow(records, shard)) {
-        if (!(await shard.enter(start))) return;
-        await this.deliverBatch(run, shard.invokeBatch);
-      }
-    });
-  }
-
-  /** Closes every shard's window whose end has passed, as Lambda's final invocation does when a window ends. */
-  private closeEndedWindows(): void {
-    for (const [shardId, { windows }] of this.windows)
-      void this.onShard(shardId, () => windows.closeIfEnded()).catch((err) =>
-        this.log(`closing a window failed: ${errorText(err)}`),
-      );
-  }
-
-  private onShard<T>(shardId: string, run: () => Promise<T>): Promise<T> {
-    const entry = this.windowsEntry(shardId);
-    const next = entry.chain.then(run, run);
-    entry.chain = next.catch(() => undefined);
-    return next;
-  }
-
-  private windowsOf(shardId: string): ShardWindows {
-    return this.windowsEntry(shardId).windows;
-  }
-
-  private windowsEntry(shardId: string) {
-    let entry = this.windows.get(shardId);
-    if (!entry) {
-      const windows = new ShardWindows({
-        shardId,
-        eventSourceARN: this.source.eventSourceARN,
-        windowMs: (this.o.tumblingWindowS ?? 1) * 1000,
-        invoke: (event) => invokeHandler(this.o.handler, event, this.o.name, this.o.timeoutMs),
-        signal: this.abort.signal,
-        log: (line) => this.log(`${shardId}: ${line}`),
-      });
-      entry = { windows, chain: Promise.resolve() };
-      this.windows.set(shardId, entry);
-    }
-    return entry;
   }
 
   private async deliverBatch(
