@@ -34,8 +34,8 @@ describe("the emulators", () => {
       const ses = await fetch(`${emu.endpoints.ses}/health-check`);
       // assess
       expect(Object.values(emu.endpoints).every((u) => u.startsWith("http://127.0.0.1:"))).toBe(true);
-      expect(primaryTables).toEqual(["claims", "consumer", "ledger"]);
-      expect(standbyTables).toEqual(["claims", "consumer", "ledger", "standby-only"]);
+      expect(primaryTables).toEqual(["claims", "consumer", "ledger", "totals"]);
+      expect(standbyTables).toEqual(["claims", "consumer", "ledger", "standby-only", "totals"]);
       expect(queues.map((q) => q.split("/").pop()).sort()).toEqual([
         "primary-events-dlq.fifo",
         "primary-events.fifo",
