@@ -51,11 +51,12 @@ describe("two local Regions", () => {
     await primary().local("POST", "/replication", { lag_ms: 300 });
     const after = await eventually(
       async () => {
+        // The row's versions ship in order (PENDING, then SUCCEEDED): wait for the last one, not the first.
         const r = await standby().get(token, String(paid.body.payment_id));
-        return r.status === 200 ? r : undefined;
+        return r.status === 200 && r.body.state === "SUCCEEDED" ? r : undefined;
       },
       10_000,
-      "the payment row after recovery",
+      "the settled payment row after recovery",
     );
     // assess
     expect(down.status).toBe(503);
