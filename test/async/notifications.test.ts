@@ -67,6 +67,25 @@ describe("Branch R: marked done, crashed before sending", () => {
     expect(metrics.count("NotificationsFinishedByRedelivery")).toBe(2);
     metrics.stop();
   });
+
+  it("when the duplicate is only acknowledged (guard off), m1 is credited and the phone shows nothing", async () => {
+    // prepare
+    process.env.EO_TEST_UNSAFE_DUPLICATE_ONLY_ACKS = "1";
+    const b = await buyer(stack, "branch-r-off", { phone: "fcm" });
+    const m = merchantId("m-r-off");
+    await armFaults(stack, { worker_crash_after_commit: 1 });
+    try {
+      // act: the crash, then the redelivery after the visibility timeout
+      const { eventId } = await pay(stack, b, { merchant: m });
+      await drained(stack, eventId);
+      // assess
+      expect(await merchantOf(stack, m)).toMatchObject({ credits: 1, balance: 3000 });
+      expect((await screenOf(stack, b)).shown).toHaveLength(0);
+      expect(await intentOf(eventId, "push")).toMatchObject({ state: "PENDING" });
+    } finally {
+      delete process.env.EO_TEST_UNSAFE_DUPLICATE_ONLY_ACKS;
+    }
+  });
 });
 
 describe("Branch N: the notification record switched off", () => {

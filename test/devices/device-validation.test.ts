@@ -46,6 +46,24 @@ describe("POST /devices refuses bad input with a problem and writes nothing", ()
       /token must be/,
     ],
     [
+      "an installation_id without its counter",
+      json({ platform: "fcm", token: "t", installation_id: "I1" }),
+      400,
+      /installation_id and counter come together/,
+    ],
+    [
+      "a counter below 0",
+      json({ platform: "fcm", token: "t", installation_id: "I1", counter: -1 }),
+      400,
+      /counter must be a whole number from 0 up/,
+    ],
+    [
+      "an installation_id with a #",
+      json({ platform: "fcm", token: "t", installation_id: "I#1", counter: 1 }),
+      400,
+      /installation_id must be 1 to 64 letters/,
+    ],
+    [
       "a body over 16 KiB",
       json({ platform: "apns", token: "t", pad: "x".repeat(17_000) }),
       413,

@@ -25,6 +25,24 @@ describe("3d: the same key with another meaning", () => {
     expect(await snapshotTables(stack())).toEqual(before);
   });
 
+  it("without the fingerprint (guard off) amount 3500 is answered as the first request: told it succeeded, nothing of it ran", async () => {
+    // prepare
+    process.env.EO_TEST_UNSAFE_NO_FINGERPRINT = "1";
+    try {
+      const token = await api().token("u1");
+      const key = newKey();
+      const first = await api().pay(token, key, order42());
+      // act
+      const reused = await api().pay(token, key, order42({ amount: 3500 }));
+      // assess
+      expect(reused.status).toBe(201);
+      expect(reused.body).toMatchObject({ state: "SUCCEEDED", payment_id: first.body.payment_id });
+      expect(stack().psp.charges().filter((c) => c.amount === 3500)).toHaveLength(0);
+    } finally {
+      delete process.env.EO_TEST_UNSAFE_NO_FINGERPRINT;
+    }
+  });
+
   it("answers 422 after the key record expired too, and still writes nothing, not even a claim", async () => {
     // prepare
     const token = await api().token("u1");

@@ -36,6 +36,12 @@ export const PROBLEM_KINDS = {
     title: "Refund Refused",
     means: "The PSP definitely refused the refund (its reason in `detail`); the payment stays SUCCEEDED.",
   },
+  "stale-registration": {
+    status: 409,
+    title: "Stale Registration",
+    means:
+      "The installation already made a registration with this counter or a higher one (or deleted the device this counter registered); nothing was written. A resent old registration: drop it, never retry it.",
+  },
   "too-large": { status: 413, title: "Payload Too Large", means: "The body is over 16 KiB." },
   "fingerprint-mismatch": {
     status: 422,

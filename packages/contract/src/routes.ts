@@ -116,12 +116,18 @@ export const ROUTES = {
   "POST /devices": {
     operationId: "registerDevice",
     summary: "Register the caller's device for push",
-    description: "The same token again is the same device; a token another caller held moves to this caller.",
+    description:
+      "The same token again is the same device; a token another caller held moves to this caller. An installation that sends `installation_id` and `counter` has one current device: a newer counter's token replaces the earlier one, and an older counter is refused.",
     auth: "jwt",
     body: DeviceRequest,
     responses: {
       201: { description: "The device.", schema: DeviceCreated },
       400: { description: "Invalid body or Content-Type.", problems: ["bad-request"] },
+      409: {
+        description:
+          "An installation's registration older than one it already made, or than the delete of the device it registered.",
+        problems: ["stale-registration"],
+      },
       413: { description: "Body over 16 KiB.", problems: ["too-large"] },
       503: passive,
     },

@@ -22,6 +22,10 @@ export async function deleteDevice(
   for (let attempt = 0; attempt < 3; attempt++) {
     const device = await deps.devices.get(caller, deviceId);
     if (!device) break;
+    // The installation's record becomes a tombstone first: a resent registration of this counter, arriving after
+    // the delete, must find it (branch M), and a crash before the removal leaves the device for a retry to delete.
+    if (device.installation_id !== undefined)
+      await deps.installations.bury(caller, device.installation_id, device.device_id);
     if (await deps.devices.remove(device)) {
       const endpointRemoved = await deps.endpoints.remove(device.endpoint_arn).then(
         () => true,

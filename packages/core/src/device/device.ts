@@ -19,6 +19,9 @@ export interface Device {
   token: string;
   endpoint_arn: string;
   created_at: number;
+  /** The app installation that registered it, and with which counter (Part 5, versions from one counter). */
+  installation_id?: string;
+  counter?: number;
 }
 
 export type { DeviceRequest } from "@eo/contract";

@@ -1,6 +1,7 @@
 import { crashPoint } from "../faults/crash-point";
 import { finishIntents, type NotifyDeps, type NotifyReport } from "../notification/finish-intents";
 import { intentsOf } from "../notification/intent";
+import { unsafeSwitches } from "../notification/test-switches";
 import type { TimeBudget } from "../notification/send-within-budget";
 import type { PaymentEvent } from "../outbox/payment-event";
 import type { Inbox } from "./dynamo-inbox";
@@ -34,6 +35,8 @@ export async function handleEvent(
     crashIfArmed("worker_crash_after_commit");
     await crashPoint("worker.after_commit");
   }
+  if (applied === "duplicate" && unsafeSwitches().duplicateOnlyAcks)
+    return { duplicate: true, sent: [], suppressed: [], failed: [], retries: 0, failedOpen: 0 };
   const report = await finishIntents(deps, event, budget);
   return { duplicate: applied === "duplicate", ...report };
 }

@@ -7,6 +7,8 @@ export interface UnsafeSwitches {
   noNotificationRecord: boolean;
   /** EO_TEST_UNSAFE_NO_REPLACE_ID: push without the APNs collapse id / FCM tag, so repeats stack. */
   noReplaceId: boolean;
+  /** EO_TEST_UNSAFE_DUPLICATE_ONLY_ACKS: a duplicate the inbox dropped is acknowledged without finishing its intents (Branch R). */
+  duplicateOnlyAcks: boolean;
 }
 
 /** The switches as the environment sets them now. */
@@ -15,5 +17,6 @@ export function unsafeSwitches(env: NodeJS.ProcessEnv = process.env): UnsafeSwit
   return {
     noNotificationRecord: on("EO_TEST_UNSAFE_NO_NOTIFICATION_RECORD"),
     noReplaceId: on("EO_TEST_UNSAFE_NO_REPLACE_ID"),
+    duplicateOnlyAcks: on("EO_TEST_UNSAFE_DUPLICATE_ONLY_ACKS"),
   };
 }

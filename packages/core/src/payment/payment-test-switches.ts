@@ -19,6 +19,13 @@ export const unsafeKeepIndexOnMove = (): boolean => process.env.EO_TEST_UNSAFE_K
 export const unsafeAnyMoveToSucceeded = (): boolean =>
   process.env.EO_TEST_UNSAFE_ANY_MOVE_TO_SUCCEEDED === "1";
 
+/**
+ * EO_TEST_UNSAFE_NO_FINGERPRINT=1 binds a key to no request (side trace 3d taken away): the same key with another
+ * amount is answered as the first request, and the client is told its payment succeeded although none of that
+ * amount ran.
+ */
+export const unsafeNoFingerprint = (): boolean => process.env.EO_TEST_UNSAFE_NO_FINGERPRINT === "1";
+
 /** EO_TEST_UNSAFE_NOT_FOUND_IS_DECLINE=1 reads a lookup that found nothing as a decline at once. */
 export const unsafeNotFoundIsDecline = (): boolean => process.env.EO_TEST_UNSAFE_NOT_FOUND_IS_DECLINE === "1";
 

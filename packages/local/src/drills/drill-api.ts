@@ -26,6 +26,14 @@ export class DrillApi {
     return this.send(region, "GET", `/payments/${paymentId}`, { authorization: `Bearer ${token}` });
   }
 
+  /** `POST /payments/resolve`: the app's "did it go through?" for a key. */
+  resolve(region: "R1" | "R2", token: string, key: string) {
+    return this.send(region, "POST", "/payments/resolve", {
+      authorization: `Bearer ${token}`,
+      "idempotency-key": key,
+    });
+  }
+
   local(region: "R1" | "R2", method: string, path: string, body?: unknown) {
     return this.send(region, method, `/_local${path}`, {}, body);
   }
@@ -43,7 +51,11 @@ export class DrillApi {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+    return {
+      status: res.status,
+      headers: Object.fromEntries(res.headers),
+      body: (text ? JSON.parse(text) : {}) as Record<string, unknown>,
+    };
   }
 }
 

@@ -1,5 +1,9 @@
 import type { StackOptions } from "../stack/start-stack";
+import { conditionOnTheLocator, versionsFromOneCounter } from "./scenes-devices";
+import { crashedAfterCharge, crashedAfterClaim, pausedOwner } from "./scenes-owners";
+import { keyWithAnotherMeaning, readyMeansNotified } from "./scenes-repeats";
 import type { StoryCount } from "./story-count";
+import type { StoryScene } from "./story-scenes";
 
 /** A branch of the story: the main line played with one guard taken away, and the failure the seed says it shows. */
 export interface StoryBranch {
@@ -32,6 +36,17 @@ export const STORY_BRANCHES: Record<string, StoryBranch> = {
     failure: "m2 = 500 stays in the sink for ever",
     shows: (c) => c.m2Total === 500,
   },
+};
+
+/** The branches that are scenes of their own, each played with its guard and then with its switch. */
+export const STORY_SCENES: Record<string, StoryScene> = {
+  "3a": crashedAfterClaim,
+  "3b": crashedAfterCharge,
+  "3c": pausedOwner,
+  "3d": keyWithAnotherMeaning,
+  R: readyMeansNotified,
+  V: versionsFromOneCounter,
+  M: conditionOnTheLocator,
 };
 
 /** The Region drills the story's branches F and F2 are (Part 9), by the name `npm run drill` knows them. */

@@ -199,10 +199,7 @@ async function lateOriginal(c: StoryCast, t: Timeline): Promise<{ state: string;
   await new Promise((r) => setTimeout(r, 6_500));
   const answered = await original;
   t.mark("R1", "handler", `the late original woke after its deadline: ${answered.status}, nothing written`);
-  const resolved = await api.send("R1", "POST", "/payments/resolve", {
-    authorization: `Bearer ${c.token}`,
-    "idempotency-key": c.k2,
-  });
+  const resolved = await api.resolve("R1", c.token, c.k2);
   t.mark(
     "R1",
     "phone",
