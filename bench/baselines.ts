@@ -5,7 +5,10 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { type AppConfig, HttpPsp, parseIdempotencyKey, parsePaymentBody, scopeOf } from "@eo/core";
 import { bodyOf, callerOf, httpHandler } from "../packages/functions/src/shared/http-handler";
-import type { DdbMeter } from "./ddb-meter";
+/** Anything that meters a client's DynamoDB requests (the payments bench's meter, the cost meter). */
+export interface ClientMeter {
+  attach(client: { middlewareStack: DynamoDBClient["middlewareStack"] }): void;
+}
 
 /** The baselines' work: charge with a key of this attempt and write the payment row, no durable guard. */
 function chargeAndRecord(config: AppConfig, db: DynamoDBDocumentClient, psp: HttpPsp) {
@@ -32,7 +35,7 @@ function chargeAndRecord(config: AppConfig, db: DynamoDBDocumentClient, psp: Htt
 }
 
 /** POST /payments as "Powertools idempotency alone": the stock persistence layer, no ledger guard. */
-export function powertoolsOnly(config: AppConfig, meter: DdbMeter) {
+export function powertoolsOnly(config: AppConfig, meter: ClientMeter) {
   const raw = new DynamoDBClient({});
   const db = DynamoDBDocumentClient.from(raw);
   meter.attach(raw);
@@ -56,7 +59,7 @@ export function powertoolsOnly(config: AppConfig, meter: DdbMeter) {
 }
 
 /** POST /payments with no idempotency at all. */
-export function noIdempotency(config: AppConfig, meter: DdbMeter) {
+export function noIdempotency(config: AppConfig, meter: ClientMeter) {
   const raw = new DynamoDBClient({});
   meter.attach(raw);
   const work = chargeAndRecord(

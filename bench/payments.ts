@@ -1,12 +1,11 @@
 // npm run bench:payments [-- --n 500 --concurrency 8]
 // Runs N payments through the design and two baselines on one local stack, in one run, and prints
 // DynamoDB calls and write units per payment and p50/p99 latency, as ratios to "no idempotency".
-import type { Server } from "node:http";
 import { parseArgs } from "node:util";
 import { documentClient, loadConfig } from "@eo/core";
-import { startHttpFront } from "../packages/local/src/runtime/http-front";
 import { mintToken } from "../packages/local/src/runtime/jwt";
 import { startLocalStack } from "../packages/local/src/stack/start-stack";
+import { front } from "./baseline-front";
 import { noIdempotency, powertoolsOnly } from "./baselines";
 import { DdbMeter } from "./ddb-meter";
 
@@ -73,24 +72,6 @@ async function drive(name: string, url: string, meter: DdbMeter, token: string):
     p99: pct(0.99),
     errors,
   };
-}
-
-async function front(handler: unknown): Promise<{ url: string; server: Server }> {
-  const server = await startHttpFront(
-    0,
-    [
-      {
-        method: "POST",
-        path: "/payments",
-        functionName: "bench",
-        auth: true,
-        load: async () => handler as never,
-      },
-    ],
-    async () => undefined,
-  );
-  const addr = server.address();
-  return { url: `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`, server };
 }
 
 const stack = await startLocalStack({

@@ -1,0 +1,230 @@
+// npm run bench:cost [-- --n 5]
+// One payment's whole life, from the tap to the notification, priced by AWS's billing rules per path and per step,
+// with Powertools idempotency alone and no idempotency as baselines measured in the same run.
+import { parseArgs } from "node:util";
+import { DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { documentClient, loadConfig } from "@eo/core";
+import { mintToken } from "../packages/local/src/runtime/jwt";
+import { startLocalStack } from "../packages/local/src/stack/start-stack";
+import { front } from "./baseline-front";
+import { noIdempotency, powertoolsOnly } from "./baselines";
+import { CostMeter, type MeteredTable, type StepCost } from "./cost/cost-meter";
+import { meanOf, monthlyCost, pathTable, totalOf, twoRegionWritesOf, writesOf } from "./cost/cost-report";
+import { paymentSteps } from "./cost/payment-steps";
+
+const { values } = parseArgs({ options: { n: { type: "string", default: "5" } } });
+const N = Number(values.n);
+if (!Number.isInteger(N) || N < 1) {
+  console.error("usage: npm run bench:cost [-- --n <payments per path, 1 or more>]");
+  process.exit(2);
+}
+
+process.env.EVENTS_VISIBILITY_TIMEOUT_S ??= "2";
+const stack = await startLocalStack({
+  resolverEveryMs: 0,
+  sweepsEveryMs: 0,
+  standby: false,
+  psp: { rateLimits: { perAccount: 1e6, perEndpoint: 1e6 } },
+});
+const api = stack.apiUrl;
+try {
+  const config = loadConfig();
+  const names = { claim: config.claimTable, ledger: config.ledgerTable, consumer: config.consumerTable };
+  const t = { ...names, control: config.controlTable, totals: process.env.TOTALS_TABLE ?? "totals" };
+  // The ledger and consumer tables are global tables; each Region's stream job writes its own totals.
+  const tables = await describeTables([t.claim, t.control], [t.ledger, t.consumer, t.totals]);
+  const images = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+  const meter = new CostMeter(tables, paymentSteps(t), images);
+  meter.attach(documentClient());
+  const token = await buyer();
+  console.log(`bench:cost  N=${N} per path  (local stack, one Region metered; AWS's billing rules, not the emulator's)`);
+  const happy = await measurePath(meter, N, { act: async () => void (await pay(token, crypto.randomUUID())) });
+  // The PSP's webhook comes late, so that the resolver is what settles the payment, as in the seed's story.
+  const lost = await measurePath(meter, N, {
+    act: async () => {
+      await local("POST", "/faults", { psp_lose_reply: 1, psp_webhook_late_ms: 8_000 });
+      await pay(token, crypto.randomUUID());
+    },
+    after: async () => {
+      await local("POST", "/clock", { advance_s: 10 });
+      await local("POST", "/run/resolver");
+    },
+  });
+  const refund = await measurePath(meter, N, {
+    act: async () => void (await cancel(token, await settledPayment(meter, token))),
+    prepared: true,
+  });
+  const repeat = await measurePath(meter, N, {
+    act: async () => void (await pay(token, await settledKey(meter, token))),
+    prepared: true,
+  });
+  for (const [title, r] of [
+    ["happy path", happy],
+    ["a lost PSP reply, settled by the resolver", lost],
+    ["a refund (POST /payments/{id}/cancel), after the payment settled", refund],
+    ["a repeat (the same key again), after the payment settled", repeat],
+  ] as const)
+    console.log(`\n${pathTable(`${title} (mean of ${N})`, r.sync, r.life)}`);
+  await baselines(config, token, happy.sync);
+  const life = totalOf(happy.life);
+  const cost = monthlyCost(life, 50_000);
+  console.log(
+    `\n50,000 payments a day, 30 days, on-demand (us-east-1: $0.625 per million writes, $0.125 per million reads):` +
+      ` one Region $${cost.oneRegion.toFixed(2)}/month, two Regions $${cost.twoRegions.toFixed(2)}/month` +
+      ` (${writesOf(life).toFixed(1)} WU and ${twoRegionWritesOf(life).toFixed(1)} WU with the replica per payment)`,
+  );
+  console.log(targets(happy.sync, life));
+} finally {
+  await stack.stop();
+}
+process.exit(0);
+
+/** A fresh buyer with a phone and an email, as the story's buyer. */
+async function buyer(): Promise<string> {
+  const caller = `cost-${crypto.randomUUID().slice(0, 8)}`;
+  const token = await mintToken(caller, { email: `${caller}@example.com`, expiresInS: 3600 });
+  await send("POST", "/devices", token, { platform: "apns", token: `tok-${caller}` });
+  return token;
+}
+
+/** A path to measure: the API request(s) (`act`), what follows it (`after`), and whether `act` resets the meter. */
+interface PathRun {
+  act: () => Promise<void>;
+  after?: () => Promise<void>;
+  prepared?: boolean;
+}
+
+/** Runs a path N times; each run's synchronous part ends when `act` returns, its life when the system is quiet. */
+async function measurePath(meter: CostMeter, n: number, run: PathRun) {
+  const sync = new Map<string, StepCost>();
+  const life = new Map<string, StepCost>();
+  for (let i = 0; i < n; i++) {
+    if (!run.prepared) {
+      await quiet(meter);
+      meter.reset();
+    }
+    await run.act();
+    add(sync, meter.snapshot());
+    await run.after?.();
+    await quiet(meter);
+    add(life, meter.snapshot());
+  }
+  return { sync: totalOf(meanOf(sync, n)), life: meanOf(life, n) };
+}
+
+/** Pays, waits until the payment's whole life is over, and resets the meter: what a refund starts from. */
+async function settledPayment(meter: CostMeter, token: string): Promise<string> {
+  const paid = await pay(token, crypto.randomUUID());
+  await quiet(meter);
+  meter.reset();
+  return String(paid.payment_id);
+}
+
+/** The key of a payment whose life is over, with the meter reset: what a repeat starts from. */
+async function settledKey(meter: CostMeter, token: string): Promise<string> {
+  const key = crypto.randomUUID();
+  await pay(token, key);
+  await quiet(meter);
+  meter.reset();
+  return key;
+}
+
+/** Waits until no request has gone to DynamoDB for 2 s (the relay, worker, webhook and stream job are done). */
+async function quiet(meter: CostMeter): Promise<void> {
+  const stop = Date.now() + 30_000;
+  await new Promise((r) => setTimeout(r, 300));
+  while (Date.now() - meter.lastCallAt < 2_000 && Date.now() < stop) await new Promise((r) => setTimeout(r, 100));
+}
+
+function add(into: Map<string, StepCost>, from: Map<string, StepCost>): void {
+  for (const [name, c] of from) {
+    const t = into.get(name) ?? { calls: 0, writeUnits: 0, indexUnits: 0, readUnits: 0, replicaUnits: 0, replicaIndexUnits: 0 };
+    for (const k of Object.keys(c) as Array<keyof StepCost>) t[k] += c[k];
+    into.set(name, t);
+  }
+}
+
+async function pay(token: string, key: string): Promise<Record<string, unknown>> {
+  const body = { order_id: `o-${key}`, amount: 3000, currency: "USD", payment_method: "pm_1", merchant_id: "m1" };
+  return send("POST", "/payments", token, body, { "idempotency-key": key });
+}
+
+const cancel = (token: string, paymentId: string) => send("POST", `/payments/${paymentId}/cancel`, token);
+const local = (method: string, path: string, body?: unknown) => send(method, `/_local${path}`, undefined, body);
+
+async function send(method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${api}${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 400) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`);
+  return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
+}
+
+/** Each table's keys and indexes, read from DynamoDB (Local), as the meter bills them. */
+async function describeTables(regional: string[], global: string[]): Promise<Map<string, MeteredTable>> {
+  const ddb = new DynamoDBClient({});
+  const out = new Map<string, MeteredTable>();
+  for (const name of [...regional, ...global]) {
+    const d = (await ddb.send(new DescribeTableCommand({ TableName: name }))).Table;
+    out.set(name, {
+      name,
+      global: global.includes(name),
+      keys: (d?.KeySchema ?? []).map((k) => String(k.AttributeName)),
+      indexes: (d?.GlobalSecondaryIndexes ?? []).map((g) => ({
+        name: String(g.IndexName),
+        keys: (g.KeySchema ?? []).map((k) => String(k.AttributeName)),
+        projection: (g.Projection?.ProjectionType ?? "ALL") as "ALL" | "KEYS_ONLY" | "INCLUDE",
+        include: g.Projection?.NonKeyAttributes,
+      })),
+    });
+  }
+  ddb.destroy();
+  return out;
+}
+
+/** The synchronous request of Powertools idempotency alone and of no idempotency, metered the same way. */
+async function baselines(config: ReturnType<typeof loadConfig>, token: string, design: StepCost): Promise<void> {
+  console.log(`\nbaselines: the API request alone (mean of ${N}), ratios against no idempotency`);
+  const rows: Array<[string, StepCost]> = [];
+  for (const [name, make] of [
+    ["no idempotency", noIdempotency],
+    ["Powertools idempotency alone", powertoolsOnly],
+  ] as const) {
+    const tables = await describeTables([config.claimTable], [config.ledgerTable]);
+    const meter = new CostMeter(tables, () => name, DynamoDBDocumentClient.from(new DynamoDBClient({})));
+    const served = await front(make(config, meter));
+    const sync = new Map<string, StepCost>();
+    for (let i = 0; i < N; i++) {
+      meter.reset();
+      await fetch(`${served.url}/payments`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "idempotency-key": crypto.randomUUID(), "content-type": "application/json" },
+        body: JSON.stringify({ order_id: "42", amount: 3000, currency: "USD", payment_method: "pm_1", merchant_id: "m1" }),
+      }).then((r) => r.arrayBuffer());
+      add(sync, meter.snapshot());
+    }
+    served.server.close();
+    rows.push([name, totalOf(meanOf(sync, N))]);
+  }
+  rows.push(["the design", design]);
+  const base = rows[0]?.[1] as StepCost;
+  const ratio = (x: number, b: number) => (b > 0 ? `${(x / b).toFixed(2)}x` : "-");
+  for (const [name, c] of rows)
+    console.log(
+      `  ${name.padEnd(30)} ${c.calls.toFixed(2)} calls (${ratio(c.calls, base.calls)})  ${writesOf(c).toFixed(2)} WU incl. index (${ratio(writesOf(c), base.writeUnits)})  ${c.readUnits.toFixed(2)} RU`,
+    );
+}
+
+/** The issue's targets for the happy path, checked against this run. */
+function targets(sync: StepCost, life: StepCost): string {
+  const ok = (b: boolean) => (b ? "met" : "NOT met");
+  return [
+    "targets (AWS rules, happy path):",
+    `  the API request: ${sync.calls.toFixed(2)} DynamoDB round trips (≤ 4: ${ok(sync.calls <= 4)}), ${writesOf(sync).toFixed(2)} WU incl. index writes (≤ 12: ${ok(writesOf(sync) <= 12)})`,
+    `  the whole life: ${writesOf(life).toFixed(2)} WU incl. index writes in one Region`,
+  ].join("\n");
+}

@@ -1,0 +1,182 @@
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { nativeInput, nativeOutput } from "./native-input";
+import { baseWriteUnits, indexWriteUnits, itemBytes, readUnits, type TableShape, writeUnits } from "./billing-rules";
+
+type Item = Record<string, unknown>;
+
+/** What an item write or read is, for naming its step. */
+export type Op = "put" | "update" | "delete" | "check" | "read";
+
+/** Names the step (claim, guard, settle, …) that a request on one item of one table belongs to. */
+export type Classifier = (table: string, key: Item, op: Op) => string;
+
+/** A table the meter bills: its shape, and whether it is a global table (each write billed again per replica). */
+export interface MeteredTable extends TableShape {
+  global: boolean;
+}
+
+/** One step's cost: round trips, and the units AWS would bill in the Region that took the request. */
+export interface StepCost {
+  calls: number;
+  writeUnits: number;
+  indexUnits: number;
+  readUnits: number;
+  /** Write units of global tables, billed once more as replicated writes in each other Region. */
+  replicaUnits: number;
+  /** Index units of global tables: each other Region's replica updates its own index too. */
+  replicaIndexUnits: number;
+}
+
+interface ItemWrite {
+  table: string;
+  key: Item;
+  op: Op;
+  transactional: boolean;
+}
+
+const EMPTY: StepCost = { calls: 0, writeUnits: 0, indexUnits: 0, readUnits: 0, replicaUnits: 0, replicaIndexUnits: 0 };
+
+/**
+ * Counts what DynamoDB would bill for every request a client sends, by step, from the items themselves: it reads
+ * each written item before and after the write (on a client of its own, not metered), so that sizes, the larger of
+ * before and after, and index entries added, changed or removed are billed as AWS bills them.
+ */
+export class CostMeter {
+  readonly steps = new Map<string, StepCost>();
+  /** When the last request was sent (ms), so that a driver can wait for the system to go quiet. */
+  lastCallAt = 0;
+  private attached = 0;
+
+  constructor(
+    private readonly tables: Map<string, MeteredTable>,
+    private readonly classify: Classifier,
+    private readonly images: DynamoDBDocumentClient,
+  ) {}
+
+  /** Adds the meter to a document client as an SDK middleware. */
+  attach(client: { middlewareStack: DynamoDBDocumentClient["middlewareStack"] }): void {
+    client.middlewareStack.add(
+      (next, context) => async (args) =>
+        this.metered(context.commandName ?? "", args.input as Item, () => next(args)),
+      { step: "initialize", name: `eoCostMeter${this.attached++}` },
+    );
+  }
+
+  reset(): void {
+    this.steps.clear();
+  }
+
+  /** The steps' costs so far, copied. */
+  snapshot(): Map<string, StepCost> {
+    return new Map([...this.steps].map(([k, v]) => [k, { ...v }]));
+  }
+
+  private async metered<T>(name: string, raw: Item, run: () => Promise<{ output: T }>) {
+    // PutItemCommand and a document client's PutCommand are one request: name them alike.
+    const command = name.replace(/Items?Command$/, "Command");
+    this.lastCallAt = Date.now();
+    const input = nativeInput(raw);
+    const writes = writesOf(command, input, this.tables);
+    if (writes.length === 0) {
+      const out = await run();
+      this.countRead(command, input, nativeOutput(out.output as Item));
+      return out;
+    }
+    const before = await Promise.all(writes.map((w) => this.image(w)));
+    let failed = true;
+    try {
+      const out = await run();
+      failed = false;
+      return out;
+    } finally {
+      const after = failed ? before : await Promise.all(writes.map((w) => this.image(w)));
+      this.countWrites(writes, before, after, failed);
+    }
+  }
+
+  private async image(w: ItemWrite): Promise<Item | undefined> {
+    const out = await this.images.send(new GetCommand({ TableName: w.table, Key: w.key, ConsistentRead: true }));
+    return out.Item;
+  }
+
+  // A failed condition still bills the item's size (at least one unit) and writes no index entry.
+  private countWrites(writes: ItemWrite[], before: Array<Item | undefined>, after: Array<Item | undefined>, failed: boolean) {
+    writes.forEach((w, i) => {
+      const table = this.tables.get(w.table) as MeteredTable;
+      const step = this.step(this.classify(w.table, w.key, w.op));
+      if (i === 0) step.calls += 1;
+      const [b, a] = [before[i], after[i]];
+      const changes = !failed && w.op !== "check";
+      const units = changes ? baseWriteUnits(b, a, w.transactional) : writeUnits(itemBytes(b)) * (w.transactional ? 2 : 1);
+      const index = changes ? indexWriteUnits(table, b, a) : 0;
+      step.writeUnits += units;
+      step.indexUnits += index;
+      if (table.global && changes) {
+        step.replicaUnits += baseWriteUnits(b, a, false);
+        step.replicaIndexUnits += index;
+      }
+    });
+  }
+
+  private countRead(command: string, input: Item, output: Item | undefined) {
+    const read = readOf(command, input, output);
+    if (!read) return;
+    const step = this.step(this.classify(read.table, read.key, "read"));
+    step.calls += 1;
+    step.readUnits += read.units;
+  }
+
+  private step(name: string): StepCost {
+    let s = this.steps.get(name);
+    if (!s) this.steps.set(name, (s = { ...EMPTY }));
+    return s;
+  }
+}
+
+// The items a write request touches, each with its key (a Put's key is taken from its item).
+function writesOf(command: string, input: Item, tables: Map<string, MeteredTable>): ItemWrite[] {
+  const keyOf = (table: string, item: Item) =>
+    Object.fromEntries((tables.get(table)?.keys ?? []).map((k) => [k, item[k]]));
+  const one = (table: string, op: Op, key: Item, transactional = false): ItemWrite[] =>
+    tables.has(table) ? [{ table, key, op, transactional }] : [];
+  const table = String(input.TableName ?? "");
+  if (command === "PutCommand") return one(table, "put", keyOf(table, input.Item as Item));
+  if (command === "UpdateCommand") return one(table, "update", input.Key as Item);
+  if (command === "DeleteCommand") return one(table, "delete", input.Key as Item);
+  if (command === "TransactWriteCommand")
+    return (input.TransactItems as Array<Record<string, Item>>).flatMap((op) => {
+      const [kind, body] = Object.entries(op)[0] as [string, Item];
+      const t = String(body.TableName);
+      const o: Op = kind === "Put" ? "put" : kind === "Update" ? "update" : kind === "Delete" ? "delete" : "check";
+      return one(t, o, o === "put" ? keyOf(t, body.Item as Item) : (body.Key as Item), true);
+    });
+  if (command === "BatchWriteCommand")
+    return Object.entries(input.RequestItems as Record<string, Array<Record<string, Item>>>).flatMap(([t, reqs]) =>
+      reqs.flatMap((r) =>
+        r.PutRequest ? one(t, "put", keyOf(t, r.PutRequest.Item as Item)) : one(t, "delete", r.DeleteRequest?.Key as Item),
+      ),
+    );
+  return [];
+}
+
+// A read request's table, the key it names (for its step) and its read units.
+function readOf(command: string, input: Item, output: Item | undefined) {
+  const consistent = input.ConsistentRead === true;
+  const table = String(input.TableName ?? "");
+  if (command === "GetCommand")
+    return { table, key: input.Key as Item, units: readUnits(itemBytes(output?.Item as Item), consistent) };
+  if (command === "QueryCommand" || command === "ScanCommand") {
+    const bytes = ((output?.Items as Item[]) ?? []).reduce((s, i) => s + itemBytes(i), 0);
+    const values = Object.values((input.ExpressionAttributeValues as Item) ?? {});
+    const pk = values.find((v) => typeof v === "string") ?? command;
+    return { table, key: { pk, id: pk }, units: readUnits(bytes, consistent) };
+  }
+  if (command === "TransactGetCommand") {
+    const gets = (input.TransactItems as Array<{ Get: Item }>).map((g) => g.Get);
+    const items = ((output?.Responses as Array<{ Item?: Item }>) ?? []).map((r) => r.Item);
+    const units = items.reduce((s: number, i) => s + 2 * readUnits(itemBytes(i), true), 0);
+    return { table: String(gets[0]?.TableName), key: gets[0]?.Key as Item, units };
+  }
+  return undefined;
+}

@@ -1,0 +1,62 @@
+import type { Classifier, Op } from "./cost-meter";
+
+/** The steps of a payment's life, in the order the tables print them. */
+export const STEPS = [
+  "claim",
+  "psp budget",
+  "region fence",
+  "guard",
+  "settle",
+  "completion",
+  "reads",
+  "webhook",
+  "relay",
+  "inbox",
+  "intents",
+  "sends",
+  "stream job",
+  "other",
+] as const;
+
+/** The tables a payment touches, by their role. */
+export interface PaymentTables {
+  claim: string;
+  ledger: string;
+  consumer: string;
+  control: string;
+  totals: string;
+}
+
+/** Names each request's step from its table and item key, as the design's words name them. */
+export function paymentSteps(t: PaymentTables): Classifier {
+  return (table, key, op) => {
+    if (table === t.claim) return claimStep(String(key.id ?? ""), op);
+    if (table === t.ledger) return ledgerStep(String(key.pk ?? ""), String(key.sk ?? ""), op);
+    if (table === t.consumer) return consumerStep(String(key.pk ?? ""), String(key.sk ?? ""), op);
+    if (table === t.control) return "region fence";
+    if (table === t.totals) return "stream job";
+    return "other";
+  };
+}
+
+function claimStep(id: string, op: Op): string {
+  if (id.startsWith("BUDGET#")) return "psp budget";
+  return op === "put" || op === "read" ? "claim" : "completion";
+}
+
+function ledgerStep(pk: string, sk: string, op: Op): string {
+  if (pk.startsWith("LOC#")) return op === "read" ? "reads" : "guard";
+  if (pk.startsWith("WHIN#")) return "webhook";
+  if (pk.startsWith("OUTBOX#")) return op === "put" ? "settle" : "relay";
+  if (pk.startsWith("PAY#") && sk === "PAYMENT") return op === "put" ? "guard" : op === "read" ? "reads" : "settle";
+  if (sk.startsWith("JOURNAL#")) return "settle";
+  return op === "read" ? "reads" : "other";
+}
+
+function consumerStep(pk: string, sk: string, op: Op): string {
+  if (pk.startsWith("INBOX#") || sk.startsWith("CREDIT#") || sk.startsWith("DEBIT#")) return "inbox";
+  if (pk.startsWith("INTENT#")) return op === "put" ? "intents" : "sends";
+  if (pk.startsWith("DEDUP#") || pk.startsWith("CAP#")) return "intents";
+  if (pk.startsWith("DEVICE#") || pk.startsWith("DEVTOKEN#")) return "sends";
+  return "other";
+}
