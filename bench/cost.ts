@@ -130,11 +130,15 @@ async function settledKey(meter: CostMeter, token: string): Promise<string> {
   return key;
 }
 
-/** Waits until no request has gone to DynamoDB for 2 s (the relay, worker, webhook and stream job are done). */
+/**
+ * Waits until the PSP has delivered every webhook and no request has gone to DynamoDB for 2 s (the relay, worker,
+ * webhook and stream job are done), so that each payment's life is billed to its own run.
+ */
 async function quiet(meter: CostMeter): Promise<void> {
   const stop = Date.now() + 30_000;
   await new Promise((r) => setTimeout(r, 300));
-  while (Date.now() - meter.lastCallAt < 2_000 && Date.now() < stop) await new Promise((r) => setTimeout(r, 100));
+  const busy = () => stack.psp.webhooksPending() > 0 || Date.now() - meter.lastCallAt < 2_000;
+  while (busy() && Date.now() < stop) await new Promise((r) => setTimeout(r, 100));
 }
 
 function add(into: Map<string, StepCost>, from: Map<string, StepCost>): void {
@@ -215,7 +219,7 @@ async function baselines(config: ReturnType<typeof loadConfig>, token: string, d
   const ratio = (x: number, b: number) => (b > 0 ? `${(x / b).toFixed(2)}x` : "-");
   for (const [name, c] of rows)
     console.log(
-      `  ${name.padEnd(30)} ${c.calls.toFixed(2)} calls (${ratio(c.calls, base.calls)})  ${writesOf(c).toFixed(2)} WU incl. index (${ratio(writesOf(c), base.writeUnits)})  ${c.readUnits.toFixed(2)} RU`,
+      `  ${name.padEnd(30)} ${c.calls.toFixed(2)} calls (${ratio(c.calls, base.calls)})  ${writesOf(c).toFixed(2)} WU incl. index (${ratio(writesOf(c), writesOf(base))})  ${c.readUnits.toFixed(2)} RU`,
     );
 }
 

@@ -72,7 +72,7 @@ export class CostMeter {
     return new Map([...this.steps].map(([k, v]) => [k, { ...v }]));
   }
 
-  private async metered<T>(name: string, raw: Item, run: () => Promise<{ output: T }>) {
+  private async metered<R extends { output?: unknown }>(name: string, raw: Item, run: () => Promise<R>): Promise<R> {
     // PutItemCommand and a document client's PutCommand are one request: name them alike.
     const command = name.replace(/Items?Command$/, "Command");
     this.lastCallAt = Date.now();
@@ -95,9 +95,14 @@ export class CostMeter {
     }
   }
 
+  // The meter must never break the request it meters: an image it cannot read counts as no item.
   private async image(w: ItemWrite): Promise<Item | undefined> {
-    const out = await this.images.send(new GetCommand({ TableName: w.table, Key: w.key, ConsistentRead: true }));
-    return out.Item;
+    try {
+      const out = await this.images.send(new GetCommand({ TableName: w.table, Key: w.key, ConsistentRead: true }));
+      return out.Item;
+    } catch {
+      return undefined;
+    }
   }
 
   // A failed condition still bills the item's size (at least one unit) and writes no index entry.

@@ -85,8 +85,6 @@ export * from "./stream-job/stream-job-wiring";
 export * from "./stream-job/totals-sink";
 export * from "./locator/dynamo-locator-store";
 export * from "./locator/locator";
-export * from "./locator/locator-test-switches";
 export * from "./version/dynamo-versioned-store";
 export * from "./version/newer-version";
-export * from "./version/version-test-switches";
 export * from "./version/versioned-store";

@@ -18,9 +18,23 @@ export interface DeviceStore {
    * Stores the device and points its token at it, deleting `from` (the device the token moves away from) in the
    * same transaction; false when the pointer no longer names `expected` (someone else moved it meanwhile).
    */
-  claim(device: Device, expected: TokenHolder | undefined, from?: TokenHolder): Promise<boolean>;
+  claim(
+    device: Device,
+    expected: TokenHolder | undefined,
+    from?: TokenHolder,
+    installation?: InstallationGuard,
+  ): Promise<boolean>;
   /** Deletes the device and its token's pointer (if it still names it); false when the device was gone. */
   remove(device: Device): Promise<boolean>;
+}
+
+/**
+ * The installation record a device's write is conditional on: it must still name this device at this counter and
+ * be live, so that a newer registration or a delete that came between the record's write and the device's wins.
+ */
+export interface InstallationGuard {
+  key: { pk: string; sk: string };
+  counter: number;
 }
 
 /** A device item: pk `DEVICE#{caller}`, sk the device id, so a caller's pushes go to what this key holds. */
@@ -65,7 +79,12 @@ export class DynamoDeviceStore implements DeviceStore {
     return out.Item ? { caller: out.Item.caller, device_id: out.Item.device_id } : undefined;
   }
 
-  async claim(device: Device, expected: TokenHolder | undefined, from?: TokenHolder): Promise<boolean> {
+  async claim(
+    device: Device,
+    expected: TokenHolder | undefined,
+    from?: TokenHolder,
+    installation?: InstallationGuard,
+  ): Promise<boolean> {
     const pointer = {
       ...tokenKey(device.platform, device.token),
       caller: device.caller,
@@ -88,6 +107,7 @@ export class DynamoDeviceStore implements DeviceStore {
       },
       { Put: { TableName: this.table, Item: { ...deviceKey(device.caller, device.device_id), ...device } } },
       ...(moving ? [{ Delete: { TableName: this.table, Key: deviceKey(from.caller, from.device_id) } }] : []),
+      ...(installation ? [installationCheck(this.table, installation, device.device_id)] : []),
     ]);
   }
 
@@ -128,6 +148,18 @@ export class DynamoDeviceStore implements DeviceStore {
       throw err;
     }
   }
+}
+
+function installationCheck(table: string, guard: InstallationGuard, deviceId: string) {
+  return {
+    ConditionCheck: {
+      TableName: table,
+      Key: guard.key,
+      ConditionExpression: "#hwm = :counter AND device_id = :d AND lstate = :live",
+      ExpressionAttributeNames: { "#hwm": "hwm" },
+      ExpressionAttributeValues: { ":counter": guard.counter, ":d": deviceId, ":live": "LIVE" },
+    },
+  };
 }
 
 function withoutKeys(item: Record<string, unknown>): Device {

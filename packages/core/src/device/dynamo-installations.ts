@@ -1,9 +1,8 @@
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { isConditionFailure } from "../aws/document-client";
 import { TOMBSTONE } from "../locator/locator";
-import { unsafeConditionOnItem } from "../locator/locator-test-switches";
-import { HIGH_WATER_MARK, isNewer, newerThanStored } from "../version/newer-version";
-import { type Acceptance, type Installation, type InstallationStore, installationKey } from "./installation";
+import { HIGH_WATER_MARK, newerThanStored } from "../version/newer-version";
+import { type Acceptance, type Installation, type InstallationStore, installationKey, isStale } from "./installation";
 
 /**
  * Installations' records on the consumer table. The record gets no `expires_at`: the table's TTL must never
@@ -30,11 +29,10 @@ export class DynamoInstallations implements InstallationStore {
       const cur = await this.read(caller, installationId);
       const same = cur?.hwm === counter && cur.device_id === deviceId;
       if (same && cur.state === "LIVE") return { accepted: true, previous: cur.previous_device_id };
-      // The guard of branch M: a tombstone's counter is spent. The unsafe switch looks only at the device item,
-      // which the delete removed, so the resent registration passes as if it were new.
-      if (!isNewer(counter, cur?.hwm) && !(same && unsafeConditionOnItem()))
-        return { accepted: false, current: cur };
-      const previous = cur?.state === "LIVE" && cur.device_id !== deviceId ? cur.device_id : undefined;
+      if (isStale(cur, counter, deviceId)) return { accepted: false, current: cur };
+      // The device this registration replaces; the same token again keeps a replaced device not yet retired.
+      const previous =
+        cur?.state === "LIVE" && cur.device_id !== deviceId ? cur.device_id : cur?.previous_device_id;
       if (await this.advance(caller, installationId, counter, deviceId, cur, previous, same))
         return { accepted: true, previous };
     }

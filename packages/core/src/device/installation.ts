@@ -1,4 +1,6 @@
-import type { LocatorState } from "../locator/locator";
+import { type LocatorState, TOMBSTONE } from "../locator/locator";
+import { unsafeConditionOnItem } from "../locator/locator-test-switches";
+import { isNewer } from "../version/newer-version";
 
 /**
  * An app installation's record (Parts 4 and 5): the high-water mark of its registration counter and the one
@@ -38,3 +40,15 @@ export const installationKey = (caller: string, installationId: string) => ({
   pk: `INSTALL#${installationId}#${caller}`,
   sk: "INSTALL",
 });
+
+/**
+ * Whether a registration is older than the installation's record: its counter is not above the mark, and it is
+ * not the same registration of a live device again (a retry). The same registration of a deleted device is stale:
+ * the tombstone spent its counter (the unsafe switch of branch M looks past it).
+ */
+export function isStale(current: Installation | undefined, counter: number, deviceId: string): boolean {
+  if (!current) return false;
+  if (current.hwm === counter && current.device_id === deviceId)
+    return current.state === TOMBSTONE && !unsafeConditionOnItem();
+  return !isNewer(counter, current.hwm);
+}

@@ -5,9 +5,9 @@ import { loadConfig } from "../config/config";
 import { type Device, type DeviceRequest, deviceIdOf, type TokenHolder } from "./device";
 import { Refusal } from "../payment/payment-errors";
 import { deleteDevice } from "./delete-device";
-import { type DeviceStore, DynamoDeviceStore } from "./device-store";
+import { type DeviceStore, DynamoDeviceStore, type InstallationGuard } from "./device-store";
 import { DynamoInstallations } from "./dynamo-installations";
-import type { InstallationStore } from "./installation";
+import { type Installation, type InstallationStore, installationKey, isStale } from "./installation";
 import { type EnsuredEndpoint, type PushEndpoints, SnsPushEndpoints } from "./push-endpoints";
 
 /** What registering a device runs on. */
@@ -22,23 +22,37 @@ export interface DeviceDeps {
  * Registers a caller's device token: the platform endpoint first (taken over if another caller held the token),
  * then the device item and the token's pointer, moving the token off its previous holder in the same
  * transaction, so that from then on only this caller's notifications reach the phone. The same token again
- * is the same device.
+ * is the same device. With an installation id and its counter, a registration older than the installation's
+ * record is refused before anything is written (branches V and M), and a newer one retires the earlier token.
  */
 export async function registerDevice(deps: DeviceDeps, caller: string, req: DeviceRequest): Promise<Device> {
-  if (req.installation_id === undefined || req.counter === undefined) return storeDevice(deps, caller, req);
   const deviceId = deviceIdOf(caller, req.platform, req.token);
-  const acceptance = await deps.installations.accept(caller, req.installation_id, req.counter, deviceId);
-  if (!acceptance.accepted) {
-    const c = acceptance.current;
-    throw new Refusal(
-      "stale-registration",
-      `installation ${req.installation_id} already registered with counter ${c?.hwm}${c?.state === "TOMBSTONE" ? " and then deleted that device" : ""}; counter ${req.counter} is not above it, so nothing was written`,
-    );
+  const installation = req.installation_id;
+  const counter = req.counter;
+  if (installation !== undefined && counter !== undefined) {
+    // Read first, so that a stale registration touches neither SNS nor our tables.
+    const current = await deps.installations.read(caller, installation);
+    if (isStale(current, counter, deviceId)) throw staleRegistration(installation, counter, current);
   }
-  const device = await storeDevice(deps, caller, req);
+  const endpoint = await deps.endpoints.ensure(req.platform, req.token, caller);
+  if (installation === undefined || counter === undefined) return storeDevice(deps, caller, req, endpoint);
+  const acceptance = await deps.installations.accept(caller, installation, counter, deviceId);
+  if (!acceptance.accepted) throw staleRegistration(installation, counter, acceptance.current);
+  const guard = { key: installationKey(caller, installation), counter };
+  const device = await storeDevice(deps, caller, req, endpoint, guard);
+  if (!device) throw staleRegistration(installation, counter, await deps.installations.read(caller, installation));
   // The installation's earlier token (the app rotated it): from now on nothing goes to it.
-  if (acceptance.previous) await deleteDevice(deps, caller, acceptance.previous).catch(ignoreNotFound);
+  if (acceptance.previous && acceptance.previous !== deviceId)
+    await deleteDevice(deps, caller, acceptance.previous).catch(ignoreNotFound);
   return device;
+}
+
+function staleRegistration(installation: string, counter: number, current: Installation | undefined): Refusal {
+  const deleted = current?.state === "TOMBSTONE" ? " and then deleted that device" : "";
+  return new Refusal(
+    "stale-registration",
+    `installation ${installation} already registered with counter ${current?.hwm}${deleted}; counter ${counter} is not above it, so nothing was written`,
+  );
 }
 
 // A retry that finds the earlier device already retired has nothing left to do.
@@ -47,8 +61,27 @@ function ignoreNotFound(err: unknown): void {
 }
 
 // The device item and its token's pointer, after the platform endpoint.
-async function storeDevice(deps: DeviceDeps, caller: string, req: DeviceRequest): Promise<Device> {
-  const endpoint = await deps.endpoints.ensure(req.platform, req.token, caller);
+async function storeDevice(
+  deps: DeviceDeps,
+  caller: string,
+  req: DeviceRequest,
+  endpoint: EnsuredEndpoint,
+): Promise<Device>;
+async function storeDevice(
+  deps: DeviceDeps,
+  caller: string,
+  req: DeviceRequest,
+  endpoint: EnsuredEndpoint,
+  guard: InstallationGuard,
+): Promise<Device | undefined>;
+// Undefined when the installation's record moved on (a newer registration or a delete) while this one ran.
+async function storeDevice(
+  deps: DeviceDeps,
+  caller: string,
+  req: DeviceRequest,
+  endpoint: EnsuredEndpoint,
+  guard?: InstallationGuard,
+): Promise<Device | undefined> {
   const device: Device = {
     caller,
     device_id: deviceIdOf(caller, req.platform, req.token),
@@ -65,11 +98,18 @@ async function storeDevice(deps: DeviceDeps, caller: string, req: DeviceRequest)
       holder?.device_id === device.device_id ? await deps.devices.get(caller, device.device_id) : undefined;
     if (stored && sameRegistration(stored, device)) return stored;
     const next = { ...device, created_at: stored?.created_at ?? device.created_at };
-    if (await deps.devices.claim(next, holder, holder ?? legacyHolder(endpoint, req))) return next;
+    if (await deps.devices.claim(next, holder, holder ?? legacyHolder(endpoint, req), guard)) return next;
+    if (guard && (await recordMovedOn(deps, caller, req, guard))) return undefined;
   }
   throw new Error(
     `the token of device ${device.device_id} kept changing hands; the registration may be retried`,
   );
+}
+
+// Whether the installation's record no longer names this registration (the transaction's check failed on it).
+async function recordMovedOn(deps: DeviceDeps, caller: string, req: DeviceRequest, guard: InstallationGuard) {
+  const current = await deps.installations.read(caller, String(req.installation_id));
+  return isStale(current, guard.counter, deviceIdOf(caller, req.platform, req.token)) || current?.hwm !== guard.counter;
 }
 
 // The stored device is this registration's when it has the same endpoint and the same installation counter.

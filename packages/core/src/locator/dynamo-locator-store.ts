@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { isConditionFailure } from "../aws/document-client";
+import { cancellationCodes } from "../aws/document-client";
 import type { ItemKey } from "../version/versioned-store";
 import { type Locator, type LocatorStore, type PutOutcome, TOMBSTONE } from "./locator";
 import { unsafeConditionOnItem } from "./locator-test-switches";
@@ -43,6 +43,7 @@ export class DynamoLocatorStore implements LocatorStore {
   }
 
   async move(locator: ItemKey, from: ItemKey, to: ItemKey): Promise<boolean> {
+    if (from.pk === to.pk && from.sk === to.sk) throw new RangeError("a move needs another place to go to");
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: from, ConsistentRead: true }));
     if (!out.Item) return false;
     return this.transact([
@@ -56,8 +57,14 @@ export class DynamoLocatorStore implements LocatorStore {
           ExpressionAttributeValues: { ...liveAt(from), ":tpk": to.pk, ":tsk": to.sk },
         },
       },
-      { Delete: { TableName: this.table, Key: from } },
-      { Put: { TableName: this.table, Item: { ...out.Item, ...to } } },
+      { Delete: { TableName: this.table, Key: from, ConditionExpression: "attribute_exists(pk)" } },
+      {
+        Put: {
+          TableName: this.table,
+          Item: { ...out.Item, ...to },
+          ConditionExpression: "attribute_not_exists(pk)",
+        },
+      },
     ]);
   }
 
@@ -95,7 +102,8 @@ export class DynamoLocatorStore implements LocatorStore {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
       return true;
     } catch (err) {
-      if (isConditionFailure(err)) return false;
+      // A failed condition is an answer; a transaction conflict or anything else is not, and goes up.
+      if (cancellationCodes(err).includes("ConditionalCheckFailed")) return false;
       throw err;
     }
   }

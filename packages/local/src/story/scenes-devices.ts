@@ -1,7 +1,5 @@
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DynamoDeviceStore } from "@eo/core";
-import { LOCAL_CREDENTIALS } from "../stack/regions";
+import { regionDocumentClient } from "../region/control-table";
 import type { SceneStage, StoryScene } from "./story-scenes";
 
 /** Branch V: the app's resent registration of its old token (counter 41) arrives after the new one's (42). */
@@ -44,11 +42,7 @@ async function installation(s: SceneStage, name: string) {
   const caller = `buyer-${name}-${s.tag}`;
   const token = await s.api.token(caller);
   const auth = { authorization: `Bearer ${token}` };
-  const r = s.stack.emulators.regions.primary;
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: s.stack.emulators.endpoints.dynamodb, region: r.region, credentials: LOCAL_CREDENTIALS }),
-  );
-  const devices = new DynamoDeviceStore(db, r.consumerTable);
+  const consumerTable = s.stack.emulators.regions.primary.consumerTable;
   return {
     async register(fcmToken: string, counter: number): Promise<{ status: number; deviceId: string }> {
       const body = { platform: "fcm", token: fcmToken, installation_id: "I1", counter };
@@ -60,10 +54,16 @@ async function installation(s: SceneStage, name: string) {
       return (await s.api.send("R1", "DELETE", `/devices/${deviceId}`, auth)).status;
     },
     async tokens(): Promise<string> {
-      return (await devices.list(caller))
-        .map((d) => d.token)
-        .sort()
-        .join(", ");
+      const db = regionDocumentClient(s.stack.emulators, "primary");
+      try {
+        const devices = await new DynamoDeviceStore(db, consumerTable).list(caller);
+        return devices
+          .map((d) => d.token)
+          .sort()
+          .join(", ");
+      } finally {
+        db.destroy();
+      }
     },
   };
 }

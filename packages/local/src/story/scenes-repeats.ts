@@ -15,7 +15,8 @@ export const keyWithAnotherMeaning: StoryScene = {
     const a1 = orderOf(s, "3d");
     const first = await api.pay("R1", token, key, a1);
     t.mark("R1", "phone", `A1 with K1: ${first.status} ${String(first.body.state ?? "")}`);
-    const other = s.amount + 500;
+    // Another amount no playing uses (theirs are multiples of 10).
+    const other = s.amount + 5;
     const a2 = await api.pay("R1", token, key, { ...a1, amount: other });
     t.mark("R1", "phone", `A2 with K1 but amount ${other}: ${a2.status} ${String(a2.body.state ?? a2.body.title ?? "")}`);
     const reordered = Object.fromEntries([...Object.entries(a1)].reverse());

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { DrillApi } from "../drills/drill-api";
+import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { DrillApi, until } from "../drills/drill-api";
+import { LOCAL_CREDENTIALS } from "../stack/regions";
 import type { Timeline } from "../drills/timeline";
 import type { LocalStack } from "../stack/start-stack";
 
@@ -10,7 +12,7 @@ export interface SceneStage {
   t: Timeline;
   /** Unique per playing: callers, keys and merchants carry it, so the two playings never meet. */
   tag: string;
-  /** The order's amount, unique per playing, so that the PSP's charges of this playing can be counted. */
+  /** The order's amount, unique per playing on the stack, so that the PSP's charges of this playing can be counted. */
   amount: number;
   merchant: string;
 }
@@ -45,21 +47,55 @@ export interface ScenePlayed {
 /** Plays the scene with its guard, then with its switch (always switched back), and clears the faults left armed. */
 export async function playScene(stack: LocalStack, scene: StoryScene, t: Timeline): Promise<ScenePlayed> {
   const api = new DrillApi({ R1: stack.apiUrl, R2: stack.standbyUrl ?? stack.apiUrl });
-  const stage = (half: string, amount: number): SceneStage => {
+  const stage = (half: string): SceneStage => {
     const tag = `${half}-${randomUUID().slice(0, 6)}`;
-    return { stack, api, t, tag, amount, merchant: `m1-${tag}` };
+    return { stack, api, t, tag, amount: nextAmount(), merchant: `m1-${tag}` };
   };
   t.mark("-", "scene", `with the guard: ${scene.outcome}`);
-  const guarded = await scene.play(stage("guarded", 3_100));
+  await quietStack(stack);
+  const guarded = await scene.play(stage("guarded"));
   await api.local("R1", "DELETE", "/faults");
   t.mark("-", "scene", `without it (${Object.keys(scene.env).join(", ")}=1)`);
+  await quietStack(stack);
   Object.assign(process.env, scene.env);
   try {
-    const unguarded = await scene.play(stage("unguarded", 3_300));
+    const unguarded = await scene.play(stage("unguarded"));
     return { guarded, unguarded };
   } finally {
     for (const name of Object.keys(scene.env)) delete process.env[name];
     await api.local("R1", "DELETE", "/faults");
+  }
+}
+
+// Every playing on a stack gets an amount of its own (3,010, 3,020, …), so that its charges can be counted apart.
+let amounts = 0;
+const nextAmount = () => 3_000 + 10 * ++amounts;
+
+/**
+ * Waits until an earlier playing's async work is over (webhooks delivered, the events queue empty), so that a fault
+ * armed for this playing is taken by this playing's event and by nothing still in flight.
+ */
+async function quietStack(stack: LocalStack): Promise<void> {
+  const { endpoints, regions } = stack.emulators;
+  const sqs = new SQSClient({
+    endpoint: endpoints.sqs,
+    region: regions.primary.region,
+    credentials: LOCAL_CREDENTIALS,
+    useQueueUrlAsEndpoint: false,
+  });
+  const depth = async () => {
+    const names = ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"] as const;
+    const out = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: regions.primary.queues.events, AttributeNames: [...names] }),
+    );
+    return names.reduce((n, a) => n + Number(out.Attributes?.[a] ?? 0), 0);
+  };
+  try {
+    await until("the stack to go quiet", async () =>
+      stack.psp.webhooksPending() === 0 && (await depth()) === 0 ? true : undefined,
+    30_000);
+  } finally {
+    sqs.destroy();
   }
 }
 
