@@ -9,7 +9,7 @@ import { mintToken } from "../packages/local/src/runtime/jwt";
 import { startLocalStack } from "../packages/local/src/stack/start-stack";
 import { front } from "./baseline-front";
 import { noIdempotency, powertoolsOnly } from "./baselines";
-import { CostMeter, type MeteredTable, type StepCost } from "./cost/cost-meter";
+import { CostMeter, type MeteredTable, noCost, type StepCost } from "./cost/cost-meter";
 import { meanOf, monthlyCost, pathTable, totalOf, twoRegionWritesOf, writesOf } from "./cost/cost-report";
 import { paymentSteps } from "./cost/payment-steps";
 
@@ -38,8 +38,12 @@ try {
   const meter = new CostMeter(tables, paymentSteps(t), images);
   meter.attach(documentClient());
   const token = await buyer();
-  console.log(`bench:cost  N=${N} per path  (local stack, one Region metered; AWS's billing rules, not the emulator's)`);
-  const happy = await measurePath(meter, N, { act: async () => void (await pay(token, crypto.randomUUID())) });
+  console.log(
+    `bench:cost  N=${N} per path  (local stack, one Region metered; AWS's billing rules, not the emulator's)`,
+  );
+  const happy = await measurePath(meter, N, {
+    act: async () => void (await pay(token, crypto.randomUUID())),
+  });
   // The PSP's webhook comes late, so that the resolver is what settles the payment, as in the seed's story.
   const lost = await measurePath(meter, N, {
     act: async () => {
@@ -143,24 +147,45 @@ async function quiet(meter: CostMeter): Promise<void> {
 
 function add(into: Map<string, StepCost>, from: Map<string, StepCost>): void {
   for (const [name, c] of from) {
-    const t = into.get(name) ?? { calls: 0, writeUnits: 0, indexUnits: 0, readUnits: 0, replicaUnits: 0, replicaIndexUnits: 0 };
+    const t = into.get(name) ?? noCost();
     for (const k of Object.keys(c) as Array<keyof StepCost>) t[k] += c[k];
     into.set(name, t);
   }
 }
 
 async function pay(token: string, key: string): Promise<Record<string, unknown>> {
-  const body = { order_id: `o-${key}`, amount: 3000, currency: "USD", payment_method: "pm_1", merchant_id: "m1" };
+  const body = {
+    order_id: `o-${key}`,
+    amount: 3000,
+    currency: "USD",
+    payment_method: "pm_1",
+    merchant_id: "m1",
+  };
   return send("POST", "/payments", token, body, { "idempotency-key": key });
 }
 
-const cancel = (token: string, paymentId: string) => send("POST", `/payments/${paymentId}/cancel`, token);
-const local = (method: string, path: string, body?: unknown) => send(method, `/_local${path}`, undefined, body);
+function cancel(token: string, paymentId: string) {
+  return send("POST", `/payments/${paymentId}/cancel`, token);
+}
 
-async function send(method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) {
+function local(method: string, path: string, body?: unknown) {
+  return send(method, `/_local${path}`, undefined, body);
+}
+
+async function send(
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`${api}${path}`, {
     method,
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -191,7 +216,11 @@ async function describeTables(regional: string[], global: string[]): Promise<Map
 }
 
 /** The synchronous request of Powertools idempotency alone and of no idempotency, metered the same way. */
-async function baselines(config: ReturnType<typeof loadConfig>, token: string, design: StepCost): Promise<void> {
+async function baselines(
+  config: ReturnType<typeof loadConfig>,
+  token: string,
+  design: StepCost,
+): Promise<void> {
   console.log(`\nbaselines: the API request alone (mean of ${N}), ratios against no idempotency`);
   const rows: Array<[string, StepCost]> = [];
   for (const [name, make] of [
@@ -206,8 +235,18 @@ async function baselines(config: ReturnType<typeof loadConfig>, token: string, d
       meter.reset();
       await fetch(`${served.url}/payments`, {
         method: "POST",
-        headers: { authorization: `Bearer ${token}`, "idempotency-key": crypto.randomUUID(), "content-type": "application/json" },
-        body: JSON.stringify({ order_id: "42", amount: 3000, currency: "USD", payment_method: "pm_1", merchant_id: "m1" }),
+        headers: {
+          authorization: `Bearer ${token}`,
+          "idempotency-key": crypto.randomUUID(),
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({
+          order_id: "42",
+          amount: 3000,
+          currency: "USD",
+          payment_method: "pm_1",
+          merchant_id: "m1",
+        }),
       }).then((r) => r.arrayBuffer());
       add(sync, meter.snapshot());
     }

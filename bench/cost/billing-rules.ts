@@ -27,7 +27,9 @@ export function valueBytes(value: unknown): number {
   if (value instanceof Uint8Array) return value.byteLength;
   if (value instanceof Set) return [...value].reduce((s: number, v) => s + valueBytes(v), 0);
   if (Array.isArray(value)) return 3 + value.reduce((s: number, v) => s + 1 + valueBytes(v), 0);
-  return 3 + Object.entries(value as Item).reduce((s, [k, v]) => s + 1 + Buffer.byteLength(k) + valueBytes(v), 0);
+  return (
+    3 + Object.entries(value as Item).reduce((s, [k, v]) => s + 1 + Buffer.byteLength(k) + valueBytes(v), 0)
+  );
 }
 
 /** An item's size as DynamoDB bills it: each attribute's name plus its value. */
@@ -47,16 +49,29 @@ export const readUnits = (bytes: number, consistent: boolean): number =>
  * The base table's write units for one item written: a put or an update bills the larger of the item before and
  * after, a delete the item it removed; a transaction bills every item twice.
  */
-export function baseWriteUnits(before: Item | undefined, after: Item | undefined, transactional: boolean): number {
+export function baseWriteUnits(
+  before: Item | undefined,
+  after: Item | undefined,
+  transactional: boolean,
+): number {
   return writeUnits(Math.max(itemBytes(before), itemBytes(after))) * (transactional ? 2 : 1);
 }
 
 /** The index writes one item's change costs, per index: an entry added, updated or removed is one write; a moved key two. */
-export function indexWriteUnits(table: TableShape, before: Item | undefined, after: Item | undefined): number {
+export function indexWriteUnits(
+  table: TableShape,
+  before: Item | undefined,
+  after: Item | undefined,
+): number {
   return table.indexes.reduce((sum, index) => sum + oneIndex(table, index, before, after), 0);
 }
 
-function oneIndex(table: TableShape, index: IndexShape, before: Item | undefined, after: Item | undefined): number {
+function oneIndex(
+  table: TableShape,
+  index: IndexShape,
+  before: Item | undefined,
+  after: Item | undefined,
+): number {
   const inOld = before !== undefined && index.keys.every((k) => before[k] !== undefined);
   const inNew = after !== undefined && index.keys.every((k) => after[k] !== undefined);
   const units = (item: Item) => writeUnits(entryBytes(table, index, item));

@@ -1,7 +1,14 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  baseWriteUnits,
+  indexWriteUnits,
+  itemBytes,
+  readUnits,
+  type TableShape,
+  writeUnits,
+} from "./billing-rules";
 import { nativeInput, nativeOutput } from "./native-input";
-import { baseWriteUnits, indexWriteUnits, itemBytes, readUnits, type TableShape, writeUnits } from "./billing-rules";
 
 type Item = Record<string, unknown>;
 
@@ -35,7 +42,15 @@ interface ItemWrite {
   transactional: boolean;
 }
 
-const EMPTY: StepCost = { calls: 0, writeUnits: 0, indexUnits: 0, readUnits: 0, replicaUnits: 0, replicaIndexUnits: 0 };
+/** A step that has cost nothing yet. */
+export const noCost = (): StepCost => ({
+  calls: 0,
+  writeUnits: 0,
+  indexUnits: 0,
+  readUnits: 0,
+  replicaUnits: 0,
+  replicaIndexUnits: 0,
+});
 
 /**
  * Counts what DynamoDB would bill for every request a client sends, by step, from the items themselves: it reads
@@ -72,7 +87,11 @@ export class CostMeter {
     return new Map([...this.steps].map(([k, v]) => [k, { ...v }]));
   }
 
-  private async metered<R extends { output?: unknown }>(name: string, raw: Item, run: () => Promise<R>): Promise<R> {
+  private async metered<R extends { output?: unknown }>(
+    name: string,
+    raw: Item,
+    run: () => Promise<R>,
+  ): Promise<R> {
     // PutItemCommand and a document client's PutCommand are one request: name them alike.
     const command = name.replace(/Items?Command$/, "Command");
     this.lastCallAt = Date.now();
@@ -98,7 +117,9 @@ export class CostMeter {
   // The meter must never break the request it meters: an image it cannot read counts as no item.
   private async image(w: ItemWrite): Promise<Item | undefined> {
     try {
-      const out = await this.images.send(new GetCommand({ TableName: w.table, Key: w.key, ConsistentRead: true }));
+      const out = await this.images.send(
+        new GetCommand({ TableName: w.table, Key: w.key, ConsistentRead: true }),
+      );
       return out.Item;
     } catch {
       return undefined;
@@ -106,14 +127,25 @@ export class CostMeter {
   }
 
   // A failed condition still bills the item's size (at least one unit) and writes no index entry.
-  private countWrites(writes: ItemWrite[], before: Array<Item | undefined>, after: Array<Item | undefined>, failed: boolean) {
+  private countWrites(
+    writes: ItemWrite[],
+    before: Array<Item | undefined>,
+    after: Array<Item | undefined>,
+    failed: boolean,
+  ) {
+    // The round trip belongs to the request's first real write; a condition check to the write it guards.
+    const main = writes.find((w) => w.op !== "check") ?? writes[0];
+    const stepOf = (w: ItemWrite) => (w.op === "check" && main ? main : w);
+    if (main) this.step(this.classify(main.table, main.key, main.op)).calls += 1;
     writes.forEach((w, i) => {
       const table = this.tables.get(w.table) as MeteredTable;
-      const step = this.step(this.classify(w.table, w.key, w.op));
-      if (i === 0) step.calls += 1;
+      const named = stepOf(w);
+      const step = this.step(this.classify(named.table, named.key, named.op));
       const [b, a] = [before[i], after[i]];
       const changes = !failed && w.op !== "check";
-      const units = changes ? baseWriteUnits(b, a, w.transactional) : writeUnits(itemBytes(b)) * (w.transactional ? 2 : 1);
+      const units = changes
+        ? baseWriteUnits(b, a, w.transactional)
+        : writeUnits(itemBytes(b)) * (w.transactional ? 2 : 1);
       const index = changes ? indexWriteUnits(table, b, a) : 0;
       step.writeUnits += units;
       step.indexUnits += index;
@@ -133,8 +165,8 @@ export class CostMeter {
   }
 
   private step(name: string): StepCost {
-    let s = this.steps.get(name);
-    if (!s) this.steps.set(name, (s = { ...EMPTY }));
+    const s = this.steps.get(name) ?? noCost();
+    this.steps.set(name, s);
     return s;
   }
 }
@@ -153,14 +185,18 @@ function writesOf(command: string, input: Item, tables: Map<string, MeteredTable
     return (input.TransactItems as Array<Record<string, Item>>).flatMap((op) => {
       const [kind, body] = Object.entries(op)[0] as [string, Item];
       const t = String(body.TableName);
-      const o: Op = kind === "Put" ? "put" : kind === "Update" ? "update" : kind === "Delete" ? "delete" : "check";
+      const o: Op =
+        kind === "Put" ? "put" : kind === "Update" ? "update" : kind === "Delete" ? "delete" : "check";
       return one(t, o, o === "put" ? keyOf(t, body.Item as Item) : (body.Key as Item), true);
     });
   if (command === "BatchWriteCommand")
-    return Object.entries(input.RequestItems as Record<string, Array<Record<string, Item>>>).flatMap(([t, reqs]) =>
-      reqs.flatMap((r) =>
-        r.PutRequest ? one(t, "put", keyOf(t, r.PutRequest.Item as Item)) : one(t, "delete", r.DeleteRequest?.Key as Item),
-      ),
+    return Object.entries(input.RequestItems as Record<string, Array<Record<string, Item>>>).flatMap(
+      ([t, reqs]) =>
+        reqs.flatMap((r) =>
+          r.PutRequest
+            ? one(t, "put", keyOf(t, r.PutRequest.Item as Item))
+            : one(t, "delete", r.DeleteRequest?.Key as Item),
+        ),
     );
   return [];
 }

@@ -1,4 +1,4 @@
-import type { StepCost } from "./cost-meter";
+import { noCost, type StepCost } from "./cost-meter";
 import { STEPS } from "./payment-steps";
 
 /** us-east-1 on-demand prices (USD per million request units); replicated writes cost what writes cost. */
@@ -6,9 +6,8 @@ export const PRICES = { write: 0.625, read: 0.125 };
 
 /** The sum of steps' costs. */
 export function totalOf(steps: Map<string, StepCost>): StepCost {
-  const t = { calls: 0, writeUnits: 0, indexUnits: 0, readUnits: 0, replicaUnits: 0, replicaIndexUnits: 0 };
-  for (const s of steps.values())
-    for (const k of Object.keys(t) as Array<keyof StepCost>) t[k] += s[k];
+  const t = noCost();
+  for (const s of steps.values()) for (const k of Object.keys(t) as Array<keyof StepCost>) t[k] += s[k];
   return t;
 }
 

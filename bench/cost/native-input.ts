@@ -6,11 +6,19 @@ const ATTRIBUTE_TYPES = new Set(["S", "N", "B", "BOOL", "NULL", "M", "L", "SS", 
 
 // An attribute value of the low-level API: an object with one type key such as {"S": "…"}.
 const isAttribute = (v: unknown) =>
-  typeof v === "object" && v !== null && Object.keys(v).length === 1 && ATTRIBUTE_TYPES.has(Object.keys(v)[0] ?? "");
+  typeof v === "object" &&
+  v !== null &&
+  Object.keys(v).length === 1 &&
+  ATTRIBUTE_TYPES.has(Object.keys(v)[0] ?? "");
 
 /** Whether an item or key is in the low-level API's form (a raw client's request, not a document client's). */
 export function isMarshalled(item: unknown): boolean {
-  return typeof item === "object" && item !== null && Object.values(item).length > 0 && Object.values(item).every(isAttribute);
+  return (
+    typeof item === "object" &&
+    item !== null &&
+    Object.values(item).length > 0 &&
+    Object.values(item).every(isAttribute)
+  );
 }
 
 const plain = (item: unknown) => (isMarshalled(item) ? unmarshall(item as never) : (item as Item));

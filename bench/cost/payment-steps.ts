@@ -48,7 +48,8 @@ function ledgerStep(pk: string, sk: string, op: Op): string {
   if (pk.startsWith("LOC#")) return op === "read" ? "reads" : "guard";
   if (pk.startsWith("WHIN#")) return "webhook";
   if (pk.startsWith("OUTBOX#")) return op === "put" ? "settle" : "relay";
-  if (pk.startsWith("PAY#") && sk === "PAYMENT") return op === "put" ? "guard" : op === "read" ? "reads" : "settle";
+  if (pk.startsWith("PAY#") && sk === "PAYMENT")
+    return op === "put" ? "guard" : op === "read" ? "reads" : "settle";
   if (sk.startsWith("JOURNAL#")) return "settle";
   return op === "read" ? "reads" : "other";
 }

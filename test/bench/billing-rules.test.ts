@@ -14,7 +14,10 @@ const ledger: TableShape = {
   keys: ["pk", "sk"],
   indexes: [{ name: "gsi1", keys: ["gsi1pk", "gsi1sk"], projection: "ALL" }],
 };
-const keysOnly: TableShape = { ...ledger, indexes: [{ ...(ledger.indexes[0] as TableShape["indexes"][0]), projection: "KEYS_ONLY" }] };
+const keysOnly: TableShape = {
+  ...ledger,
+  indexes: [{ ...(ledger.indexes[0] as TableShape["indexes"][0]), projection: "KEYS_ONLY" }],
+};
 const row = { pk: "PAY#p1", sk: "PAYMENT", state: "UNKNOWN", gsi1pk: "SWEEP#UNKNOWN", gsi1sk: "0001" };
 
 describe("AWS's billing rules", () => {

@@ -1,5 +1,11 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DeleteCommand, DynamoDBDocumentClient, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
 import { loadConfig } from "@eo/core";
 import { describe, expect, it } from "vitest";
 import { CostMeter, type MeteredTable } from "../../bench/cost/cost-meter";
@@ -23,13 +29,30 @@ describe("the cost meter, on DynamoDB Local's ledger table (its sparse sweep ind
     meter.attach(db);
     const key = { pk: `PAY#meter-${Date.now()}`, sk: "PAYMENT" };
     // act
-    await db.send(new PutCommand({ TableName: table, Item: { ...key, state: "UNKNOWN", gsi1pk: "SWEEP#UNKNOWN", gsi1sk: "1" } }));
     await db.send(
-      new UpdateCommand({ TableName: table, Key: key, UpdateExpression: "SET #s = :s REMOVE gsi1pk, gsi1sk", ExpressionAttributeNames: { "#s": "state" }, ExpressionAttributeValues: { ":s": "SUCCEEDED" } }),
+      new PutCommand({
+        TableName: table,
+        Item: { ...key, state: "UNKNOWN", gsi1pk: "SWEEP#UNKNOWN", gsi1sk: "1" },
+      }),
     );
-    await db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: table, Item: { ...key, sk: "JOURNAL#1" } } }] }));
+    await db.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: key,
+        UpdateExpression: "SET #s = :s REMOVE gsi1pk, gsi1sk",
+        ExpressionAttributeNames: { "#s": "state" },
+        ExpressionAttributeValues: { ":s": "SUCCEEDED" },
+      }),
+    );
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [{ Put: { TableName: table, Item: { ...key, sk: "JOURNAL#1" } } }],
+      }),
+    );
     await expect(
-      db.send(new DeleteCommand({ TableName: table, Key: key, ConditionExpression: "attribute_not_exists(pk)" })),
+      db.send(
+        new DeleteCommand({ TableName: table, Key: key, ConditionExpression: "attribute_not_exists(pk)" }),
+      ),
     ).rejects.toThrow();
     // assess
     const s = Object.fromEntries(meter.snapshot());

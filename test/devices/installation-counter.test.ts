@@ -1,3 +1,4 @@
+import { DynamoDeviceStore, deviceIdOf, documentClient, installationKey, loadConfig } from "@eo/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { LocalStack } from "../../packages/local/src/stack/start-stack";
 import { type Buyer, buyer, startAsyncStack } from "../async/support/async-stack";
@@ -64,6 +65,34 @@ describe("branch V: the app's resent old registration arrives last", () => {
     expect(again).toMatchObject({ status: 201, body: first.body });
     expect(relaunch).toMatchObject({ status: 201, body: first.body });
     expect(await devicesOf(b.caller)).toEqual([expect.objectContaining({ token: "T1", counter: 43 })]);
+  });
+});
+
+describe("a registration overtaken while it ran", () => {
+  it("writes no device once the installation's record names a newer registration: the device's transaction checks it", async () => {
+    // prepare: T1 (41) accepted, then T2 (42) registered before T1's device write
+    const b = await buyer(stack, "install-race");
+    await register(b, "T1", 41);
+    await register(b, "T2", 42);
+    const store = new DynamoDeviceStore(documentClient(), loadConfig().consumerTable);
+    const late = {
+      caller: b.caller,
+      device_id: deviceIdOf(b.caller, "fcm", "T1"),
+      platform: "fcm" as const,
+      token: "T1",
+      endpoint_arn: "arn:aws:sns:local:000000000000:endpoint/late",
+      created_at: 0,
+      installation_id: "I1",
+      counter: 41,
+    };
+    // act: T1's late device write
+    const written = await store.claim(late, undefined, undefined, {
+      key: installationKey(b.caller, "I1"),
+      counter: 41,
+    });
+    // assess
+    expect(written).toBe(false);
+    expect(await tokensOf(b)).toEqual(["T2"]);
   });
 });
 

@@ -37,7 +37,11 @@ describe("3d: the same key with another meaning", () => {
       // assess
       expect(reused.status).toBe(201);
       expect(reused.body).toMatchObject({ state: "SUCCEEDED", payment_id: first.body.payment_id });
-      expect(stack().psp.charges().filter((c) => c.amount === 3500)).toHaveLength(0);
+      expect(
+        stack()
+          .psp.charges()
+          .filter((c) => c.amount === 3500),
+      ).toHaveLength(0);
     } finally {
       delete process.env.EO_TEST_UNSAFE_NO_FINGERPRINT;
     }

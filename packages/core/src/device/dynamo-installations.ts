@@ -2,7 +2,13 @@ import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk
 import { isConditionFailure } from "../aws/document-client";
 import { TOMBSTONE } from "../locator/locator";
 import { HIGH_WATER_MARK, newerThanStored } from "../version/newer-version";
-import { type Acceptance, type Installation, type InstallationStore, installationKey, isStale } from "./installation";
+import {
+  type Acceptance,
+  type Installation,
+  type InstallationStore,
+  installationKey,
+  isStale,
+} from "./installation";
 
 /**
  * Installations' records on the consumer table. The record gets no `expires_at`: the table's TTL must never
@@ -17,14 +23,27 @@ export class DynamoInstallations implements InstallationStore {
 
   async read(caller: string, installationId: string): Promise<Installation | undefined> {
     const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: installationKey(caller, installationId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.table,
+        Key: installationKey(caller, installationId),
+        ConsistentRead: true,
+      }),
     );
     if (!out.Item) return undefined;
     const { pk: _pk, sk: _sk, [HIGH_WATER_MARK]: hwm, lstate, ...rest } = out.Item;
-    return { ...(rest as Omit<Installation, "hwm" | "state">), hwm: Number(hwm), state: lstate === TOMBSTONE ? TOMBSTONE : "LIVE" };
+    return {
+      ...(rest as Omit<Installation, "hwm" | "state">),
+      hwm: Number(hwm),
+      state: lstate === TOMBSTONE ? TOMBSTONE : "LIVE",
+    };
   }
 
-  async accept(caller: string, installationId: string, counter: number, deviceId: string): Promise<Acceptance> {
+  async accept(
+    caller: string,
+    installationId: string,
+    counter: number,
+    deviceId: string,
+  ): Promise<Acceptance> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const cur = await this.read(caller, installationId);
       const same = cur?.hwm === counter && cur.device_id === deviceId;
@@ -36,7 +55,9 @@ export class DynamoInstallations implements InstallationStore {
       if (await this.advance(caller, installationId, counter, deviceId, cur, previous, same))
         return { accepted: true, previous };
     }
-    throw new Error(`installation ${installationId}'s registrations kept racing; the registration may be retried`);
+    throw new Error(
+      `installation ${installationId}'s registrations kept racing; the registration may be retried`,
+    );
   }
 
   async bury(caller: string, installationId: string, deviceId: string): Promise<void> {

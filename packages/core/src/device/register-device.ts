@@ -2,9 +2,9 @@ import { SNSClient } from "@aws-sdk/client-sns";
 import { documentClient } from "../aws/document-client";
 import { type Clock, clock } from "../clock/clock";
 import { loadConfig } from "../config/config";
-import { type Device, type DeviceRequest, deviceIdOf, type TokenHolder } from "./device";
 import { Refusal } from "../payment/payment-errors";
 import { deleteDevice } from "./delete-device";
+import { type Device, type DeviceRequest, deviceIdOf, type TokenHolder } from "./device";
 import { type DeviceStore, DynamoDeviceStore, type InstallationGuard } from "./device-store";
 import { DynamoInstallations } from "./dynamo-installations";
 import { type Installation, type InstallationStore, installationKey, isStale } from "./installation";
@@ -40,14 +40,19 @@ export async function registerDevice(deps: DeviceDeps, caller: string, req: Devi
   if (!acceptance.accepted) throw staleRegistration(installation, counter, acceptance.current);
   const guard = { key: installationKey(caller, installation), counter };
   const device = await storeDevice(deps, caller, req, endpoint, guard);
-  if (!device) throw staleRegistration(installation, counter, await deps.installations.read(caller, installation));
+  if (!device)
+    throw staleRegistration(installation, counter, await deps.installations.read(caller, installation));
   // The installation's earlier token (the app rotated it): from now on nothing goes to it.
   if (acceptance.previous && acceptance.previous !== deviceId)
     await deleteDevice(deps, caller, acceptance.previous).catch(ignoreNotFound);
   return device;
 }
 
-function staleRegistration(installation: string, counter: number, current: Installation | undefined): Refusal {
+function staleRegistration(
+  installation: string,
+  counter: number,
+  current: Installation | undefined,
+): Refusal {
   const deleted = current?.state === "TOMBSTONE" ? " and then deleted that device" : "";
   return new Refusal(
     "stale-registration",
@@ -89,7 +94,9 @@ async function storeDevice(
     token: req.token,
     endpoint_arn: endpoint.arn,
     created_at: deps.clock.now(),
-    ...(req.installation_id !== undefined ? { installation_id: req.installation_id, counter: req.counter } : {}),
+    ...(req.installation_id !== undefined
+      ? { installation_id: req.installation_id, counter: req.counter }
+      : {}),
   };
   // A lost compare-and-set means another registration of the token moved it meanwhile: read again and move it on.
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -109,7 +116,10 @@ async function storeDevice(
 // Whether the installation's record no longer names this registration (the transaction's check failed on it).
 async function recordMovedOn(deps: DeviceDeps, caller: string, req: DeviceRequest, guard: InstallationGuard) {
   const current = await deps.installations.read(caller, String(req.installation_id));
-  return isStale(current, guard.counter, deviceIdOf(caller, req.platform, req.token)) || current?.hwm !== guard.counter;
+  return (
+    isStale(current, guard.counter, deviceIdOf(caller, req.platform, req.token)) ||
+    current?.hwm !== guard.counter
+  );
 }
 
 // The stored device is this registration's when it has the same endpoint and the same installation counter.

@@ -1,8 +1,8 @@
 import { crashPoint } from "../faults/crash-point";
 import { finishIntents, type NotifyDeps, type NotifyReport } from "../notification/finish-intents";
 import { intentsOf } from "../notification/intent";
-import { unsafeSwitches } from "../notification/test-switches";
 import type { TimeBudget } from "../notification/send-within-budget";
+import { unsafeSwitches } from "../notification/test-switches";
 import type { PaymentEvent } from "../outbox/payment-event";
 import type { Inbox } from "./dynamo-inbox";
 import { crashIfArmed } from "./injected-crash";

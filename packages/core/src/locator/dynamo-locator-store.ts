@@ -44,7 +44,9 @@ export class DynamoLocatorStore implements LocatorStore {
 
   async move(locator: ItemKey, from: ItemKey, to: ItemKey): Promise<boolean> {
     if (from.pk === to.pk && from.sk === to.sk) throw new RangeError("a move needs another place to go to");
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: from, ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: from, ConsistentRead: true }),
+    );
     if (!out.Item) return false;
     return this.transact([
       {

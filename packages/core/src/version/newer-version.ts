@@ -18,7 +18,11 @@ export interface ConditionParts {
 export function newerThanStored(version: number): ConditionParts {
   checkVersion(version);
   if (unsafeNoVersionCheck())
-    return { expression: "attribute_not_exists(#hwm) OR attribute_exists(#hwm)", names: { "#hwm": HIGH_WATER_MARK }, values: {} };
+    return {
+      expression: "attribute_not_exists(#hwm) OR attribute_exists(#hwm)",
+      names: { "#hwm": HIGH_WATER_MARK },
+      values: {},
+    };
   return {
     expression: "attribute_not_exists(#hwm) OR #hwm < :version",
     names: { "#hwm": HIGH_WATER_MARK },

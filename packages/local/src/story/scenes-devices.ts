@@ -15,7 +15,10 @@ export const versionsFromOneCounter: StoryScene = {
     const resent = (await phone.register("T1", 41)).status;
     const tokens = await phone.tokens();
     s.t.mark("R1", "phone", `the resend of T1 (41) arrived last: ${resent}; the caller's tokens: ${tokens}`);
-    return { held: resent === 409 && tokens === "T2", said: `the resend answered ${resent}; tokens ${tokens}` };
+    return {
+      held: resent === 409 && tokens === "T2",
+      said: `the resend answered ${resent}; tokens ${tokens}`,
+    };
   },
 };
 
@@ -32,8 +35,15 @@ export const conditionOnTheLocator: StoryScene = {
     s.t.mark("R1", "phone", `the user deleted the device: ${deleted}`);
     const resent = (await phone.register("T1", 41)).status;
     const tokens = await phone.tokens();
-    s.t.mark("R1", "phone", `the registration resent after the delete: ${resent}; the caller's tokens: ${tokens || "none"}`);
-    return { held: resent === 409 && tokens === "", said: `the resend answered ${resent}; tokens ${tokens || "none"}` };
+    s.t.mark(
+      "R1",
+      "phone",
+      `the registration resent after the delete: ${resent}; the caller's tokens: ${tokens || "none"}`,
+    );
+    return {
+      held: resent === 409 && tokens === "",
+      said: `the resend answered ${resent}; tokens ${tokens || "none"}`,
+    };
   },
 };
 

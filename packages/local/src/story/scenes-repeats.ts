@@ -4,9 +4,11 @@ import { chargesOf, orderOf, type SceneStage, type StoryScene } from "./story-sc
 
 /** 3d: the same key with another meaning (A2 at 3,500 after A1's order) is refused, and nothing runs. */
 export const keyWithAnotherMeaning: StoryScene = {
-  description: "the same key with another amount: the fingerprint binds the key to one request (side trace 3d)",
+  description:
+    "the same key with another amount: the fingerprint binds the key to one request (side trace 3d)",
   env: { EO_TEST_UNSAFE_NO_FINGERPRINT: "1" },
-  outcome: "422 and nothing changes; the same fields reordered, plus a client timestamp, are the same request",
+  outcome:
+    "422 and nothing changes; the same fields reordered, plus a client timestamp, are the same request",
   failure: "the other amount answered as the first request: told it succeeded, although nothing of it ran",
   async play(s: SceneStage) {
     const { api, t } = s;
@@ -18,7 +20,11 @@ export const keyWithAnotherMeaning: StoryScene = {
     // Another amount no playing uses (theirs are multiples of 10).
     const other = s.amount + 5;
     const a2 = await api.pay("R1", token, key, { ...a1, amount: other });
-    t.mark("R1", "phone", `A2 with K1 but amount ${other}: ${a2.status} ${String(a2.body.state ?? a2.body.title ?? "")}`);
+    t.mark(
+      "R1",
+      "phone",
+      `A2 with K1 but amount ${other}: ${a2.status} ${String(a2.body.state ?? a2.body.title ?? "")}`,
+    );
     const reordered = Object.fromEntries([...Object.entries(a1)].reverse());
     const again = await api.pay("R1", token, key, { ...reordered, client_ts: Date.now() });
     t.mark("R1", "phone", `A1 reordered, plus a client timestamp: ${again.status}`);
@@ -34,7 +40,8 @@ export const keyWithAnotherMeaning: StoryScene = {
 export const readyMeansNotified: StoryScene = {
   description: "a worker dies after its commit, before the push: ready means notified (Part 7)",
   env: { EO_TEST_UNSAFE_DUPLICATE_ONLY_ACKS: "1" },
-  outcome: "the redelivery finds the inbox's record, checks the notification record and sends: one notification",
+  outcome:
+    "the redelivery finds the inbox's record, checks the notification record and sends: one notification",
   failure: "the redelivery only acknowledges the duplicate: m1 credited, the phone shows nothing",
   async play(s: SceneStage) {
     const { api, t } = s;
@@ -49,7 +56,11 @@ export const readyMeansNotified: StoryScene = {
     t.mark("R1", "worker", "committed (inbox, credit, intents) and died before the push; SQS redelivers");
     // The redelivery comes after the queue's visibility timeout (2 s in the story); give it a few more.
     const shown = await until("the notification", () => screenOf(s, caller), 8_000).catch(() => 0);
-    t.mark("R1", "phone", `after the redelivery the phone shows ${shown} notification(s); m1 ${await balanceOf(s)}`);
+    t.mark(
+      "R1",
+      "phone",
+      `after the redelivery the phone shows ${shown} notification(s); m1 ${await balanceOf(s)}`,
+    );
     return { held: shown === 1, said: `notifications shown ${shown}; m1 credited ${s.amount}` };
   },
 };

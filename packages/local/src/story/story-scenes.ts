@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { DrillApi, until } from "../drills/drill-api";
-import { LOCAL_CREDENTIALS } from "../stack/regions";
 import type { Timeline } from "../drills/timeline";
+import { LOCAL_CREDENTIALS } from "../stack/regions";
 import type { LocalStack } from "../stack/start-stack";
 
 /** What one playing of a scene runs on: the stack, the two Regions' APIs, its timeline and its own parties. */
@@ -91,9 +91,11 @@ async function quietStack(stack: LocalStack): Promise<void> {
     return names.reduce((n, a) => n + Number(out.Attributes?.[a] ?? 0), 0);
   };
   try {
-    await until("the stack to go quiet", async () =>
-      stack.psp.webhooksPending() === 0 && (await depth()) === 0 ? true : undefined,
-    30_000);
+    await until(
+      "the stack to go quiet",
+      async () => (stack.psp.webhooksPending() === 0 && (await depth()) === 0 ? true : undefined),
+      30_000,
+    );
   } finally {
     sqs.destroy();
   }
