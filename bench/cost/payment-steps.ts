@@ -45,7 +45,8 @@ function claimStep(id: string, op: Op): string {
 }
 
 function ledgerStep(pk: string, sk: string, op: Op): string {
-  if (pk.startsWith("LOC#")) return op === "read" ? "reads" : "guard";
+  // The locator is written with the row (the guard) and moves with it (settle).
+  if (pk.startsWith("LOC#")) return op === "read" ? "reads" : op === "put" ? "guard" : "settle";
   if (pk.startsWith("WHIN#")) return "webhook";
   if (pk.startsWith("OUTBOX#")) return op === "put" ? "settle" : "relay";
   if (pk.startsWith("PAY#") && sk === "PAYMENT")
