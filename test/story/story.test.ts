@@ -70,6 +70,6 @@ describe("npm run story (Part 13, on the real local stack)", () => {
     const { code, out } = await story(["--branch", "Q"]);
     // assess
     expect(code).toBe(2);
-    expect(out).toContain("usage: npm run story [-- --branch <X|N|S|F|F2>]");
+    expect(out).toContain("usage: npm run story [-- --branch <X|N|S|3a|3b|3c|3d|R|V|M|F|F2>]");
   }, 60_000);
 });
