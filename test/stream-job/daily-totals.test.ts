@@ -18,6 +18,7 @@ async function m1At12000(name: string) {
   const t = totalsTrace(stack(), name);
   await t.pay("m1", 12_000);
   expect(await t.until("m1", 12_000)).toBe(12_000);
+  await t.settled();
   return t;
 }
 
@@ -27,14 +28,18 @@ async function v1CrashesOnADecline(t: Awaited<ReturnType<typeof m1At12000>>) {
   await t.api.local("POST", "/faults", { stream_job_crash_after_sink: 1 });
   await t.pay("m2", 500, true);
   // The retry runs once the crash is taken; then ev_7 (m1 3,000) is replayed input for the restored job.
-  for (
-    let i = 0;
-    i < 100 && (await t.api.local<Record<string, number>>("GET", "/faults")).stream_job_crash_after_sink;
-    i++
-  )
-    await new Promise((r) => setTimeout(r, 50));
+  await crashTaken(t);
   await t.pay("m1", 3_000);
   await t.until("m1", 15_000);
+}
+
+/** Waits until the armed `stream_job_crash_after_sink` has been taken by a batch (or fails after 10 s). */
+async function crashTaken(t: ReturnType<typeof totalsTrace>) {
+  const armed = async () =>
+    Boolean((await t.api.local<Record<string, number>>("GET", "/faults")).stream_job_crash_after_sink);
+  const stop = Date.now() + 10_000;
+  while ((await armed()) && Date.now() < stop) await new Promise((r) => setTimeout(r, 50));
+  expect(await armed()).toBe(false);
 }
 
 describe("the stream job restores (Part 8, P5)", () => {
@@ -81,6 +86,8 @@ describe("dedup state in the checkpoint, not outside", () => {
     await t.api.local("POST", "/faults", { stream_job_crash_after_sink: 1 });
     // act
     await t.pay("m1", 3_000);
+    await crashTaken(t);
+    await t.settled();
     // assess
     expect(await t.until("m1", 15_000)).toBe(15_000);
   }, 60_000);
@@ -90,8 +97,11 @@ describe("dedup state in the checkpoint, not outside", () => {
     process.env.EO_TEST_UNSAFE_DEDUP_OUTSIDE_STATE = "1";
     const t = await m1At12000("outside");
     await t.api.local("POST", "/faults", { stream_job_crash_after_sink: 1 });
-    // act: ev_7, then a later 100 that shows the job has gone past ev_7's replay
+    // act: ev_7, then, once the crash is taken and the restore has run, a later 100 that shows the job has gone past
+    // ev_7's replay (paid at once, it could share ev_7's batch and be dropped with it)
     await t.pay("m1", 3_000);
+    await crashTaken(t);
+    await t.settled();
     await t.pay("m1", 100);
     // assess: the crashed run wrote 15,000, the restore's flush rewrote 12,000 and the replay was dropped
     expect(await t.until("m1", 12_100)).toBe(12_100);

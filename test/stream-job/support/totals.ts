@@ -22,6 +22,11 @@ export function totalsTrace(stack: LocalStack, name: string) {
     merchant,
     totals,
     sum,
+    /**
+     * Waits until the Region's pollers have delivered and committed what the streams hold: a fault armed after it
+     * is taken by the next batch, not by one still between its sink write and its commit.
+     */
+    settled: () => stack.regions.primary.idle(),
     /** Pays (or, with `declined`, is declined) for a merchant of this trace; answers the payment id. */
     async pay(m: string, amount: number, declined = false): Promise<string> {
       n += 1;

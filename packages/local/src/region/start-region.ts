@@ -47,6 +47,8 @@ export interface RegionRuntime {
   apiUrl: string;
   jobs: JobRunner;
   healthy(): Record<string, boolean>;
+  /** Resolves once every poller of the Region has delivered what its source holds, and committed it. */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -88,6 +90,7 @@ export async function startRegion(input: RegionInput): Promise<RegionRuntime> {
         Object.fromEntries(
           pollers.map((p, i) => [`${role}-${i === 0 ? "outbox-relay" : "notify-worker"}`, p.healthy()]),
         ),
+      idle: async () => void (await Promise.all(pollers.map((p) => p.idle()))),
       stop,
     };
   } catch (err) {
