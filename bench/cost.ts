@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { documentClient, loadConfig } from "@eo/core";
+import { currentInvocation } from "../packages/local/src/runtime/current-invocation";
 import { mintToken } from "../packages/local/src/runtime/jwt";
 import { startLocalStack } from "../packages/local/src/stack/start-stack";
 import { front } from "./baseline-front";
@@ -35,7 +36,8 @@ try {
   // The ledger and consumer tables are global tables; each Region's stream job writes its own totals.
   const tables = await describeTables([t.claim, t.control], [t.ledger, t.consumer, t.totals]);
   const images = DynamoDBDocumentClient.from(new DynamoDBClient({}));
-  const meter = new CostMeter(tables, paymentSteps(t), images);
+  // The API request is what its invocation sent; the relay and the stream job start before its answer returns.
+  const meter = new CostMeter(tables, paymentSteps(t), images, () => currentInvocation()?.source);
   meter.attach(documentClient());
   const token = await buyer();
   console.log(
@@ -99,7 +101,7 @@ interface PathRun {
   prepared?: boolean;
 }
 
-/** Runs a path N times; each run's synchronous part ends when `act` returns, its life when the system is quiet. */
+/** Runs a path N times; each run's synchronous part is what API invocations sent, its life all until it is quiet. */
 async function measurePath(meter: CostMeter, n: number, run: PathRun) {
   const sync = new Map<string, StepCost>();
   const life = new Map<string, StepCost>();
@@ -109,9 +111,9 @@ async function measurePath(meter: CostMeter, n: number, run: PathRun) {
       meter.reset();
     }
     await run.act();
-    add(sync, meter.snapshot());
     await run.after?.();
     await quiet(meter);
+    add(sync, meter.snapshot("api"));
     add(life, meter.snapshot());
   }
   return { sync: totalOf(meanOf(sync, n)), life: meanOf(life, n) };

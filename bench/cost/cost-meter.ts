@@ -15,8 +15,19 @@ type Item = Record<string, unknown>;
 /** What an item write or read is, for naming its step. */
 export type Op = "put" | "update" | "delete" | "check" | "read";
 
-/** Names the step (claim, guard, settle, …) that a request on one item of one table belongs to. */
-export type Classifier = (table: string, key: Item, op: Op) => string;
+/** One item a request writes or reads, as a classifier sees it. */
+export interface RequestItem {
+  table: string;
+  key: Item;
+  op: Op;
+}
+
+/**
+ * Names the step (claim, guard, settle, …) that a request on one item of one table belongs to; `request` is every
+ * item of the same request, since a transaction's purpose shows in its other items (a row put with its locator is
+ * the guard, without it the settle).
+ */
+export type Classifier = (table: string, key: Item, op: Op, request: readonly RequestItem[]) => string;
 
 /** A table the meter bills: its shape, and whether it is a global table (each write billed again per replica). */
 export interface MeteredTable extends TableShape {
@@ -35,10 +46,7 @@ export interface StepCost {
   replicaIndexUnits: number;
 }
 
-interface ItemWrite {
-  table: string;
-  key: Item;
-  op: Op;
+interface ItemWrite extends RequestItem {
   transactional: boolean;
 }
 
@@ -59,6 +67,8 @@ export const noCost = (): StepCost => ({
  */
 export class CostMeter {
   readonly steps = new Map<string, StepCost>();
+  /** The same costs split by what sent the request (`sourceOf`): "api" for an API request's invocation. */
+  private readonly bySource = new Map<string, Map<string, StepCost>>();
   /** When the last request was sent (ms), so that a driver can wait for the system to go quiet. */
   lastCallAt = 0;
   private attached = 0;
@@ -67,6 +77,8 @@ export class CostMeter {
     private readonly tables: Map<string, MeteredTable>,
     private readonly classify: Classifier,
     private readonly images: DynamoDBDocumentClient,
+    /** Names what sent the current request (the local runtime's invocation); unnamed requests are "other". */
+    private readonly sourceOf: () => string | undefined = () => undefined,
   ) {}
 
   /** Adds the meter to a document client as an SDK middleware. */
@@ -80,11 +92,13 @@ export class CostMeter {
 
   reset(): void {
     this.steps.clear();
+    this.bySource.clear();
   }
 
-  /** The steps' costs so far, copied. */
-  snapshot(): Map<string, StepCost> {
-    return new Map([...this.steps].map(([k, v]) => [k, { ...v }]));
+  /** The steps' costs so far, copied: of every request, or of those one source sent. */
+  snapshot(source?: string): Map<string, StepCost> {
+    const steps = source === undefined ? this.steps : (this.bySource.get(source) ?? new Map());
+    return new Map([...steps].map(([k, v]) => [k, { ...v }]));
   }
 
   private async metered<R extends { output?: unknown }>(
@@ -94,12 +108,13 @@ export class CostMeter {
   ): Promise<R> {
     // PutItemCommand and a document client's PutCommand are one request: name them alike.
     const command = name.replace(/Items?Command$/, "Command");
+    const source = this.sourceOf() ?? "other";
     this.lastCallAt = Date.now();
     const input = nativeInput(raw);
     const writes = writesOf(command, input, this.tables);
     if (writes.length === 0) {
       const out = await run();
-      this.countRead(command, input, nativeOutput(out.output as Item));
+      this.countRead(command, input, nativeOutput(out.output as Item), source);
       return out;
     }
     const before = await Promise.all(writes.map((w) => this.image(w)));
@@ -110,7 +125,7 @@ export class CostMeter {
       return out;
     } finally {
       const after = failed ? before : await Promise.all(writes.map((w) => this.image(w)));
-      this.countWrites(writes, before, after, failed);
+      this.countWrites(writes, before, after, failed, source);
     }
   }
 
@@ -132,42 +147,53 @@ export class CostMeter {
     before: Array<Item | undefined>,
     after: Array<Item | undefined>,
     failed: boolean,
+    source: string,
   ) {
     // The round trip belongs to the request's first real write; a condition check to the write it guards.
     const main = writes.find((w) => w.op !== "check") ?? writes[0];
     const stepOf = (w: ItemWrite) => (w.op === "check" && main ? main : w);
-    if (main) this.step(this.classify(main.table, main.key, main.op)).calls += 1;
+    const named = (w: ItemWrite) => this.classify(w.table, w.key, w.op, writes);
+    for (const s of main ? this.step(named(main), source) : []) s.calls += 1;
     writes.forEach((w, i) => {
       const table = this.tables.get(w.table) as MeteredTable;
-      const named = stepOf(w);
-      const step = this.step(this.classify(named.table, named.key, named.op));
+      const steps = this.step(named(stepOf(w)), source);
       const [b, a] = [before[i], after[i]];
       const changes = !failed && w.op !== "check";
       const units = changes
         ? baseWriteUnits(b, a, w.transactional)
         : writeUnits(itemBytes(b)) * (w.transactional ? 2 : 1);
       const index = changes ? indexWriteUnits(table, b, a) : 0;
-      step.writeUnits += units;
-      step.indexUnits += index;
-      if (table.global && changes) {
-        step.replicaUnits += baseWriteUnits(b, a, false);
-        step.replicaIndexUnits += index;
+      for (const step of steps) {
+        step.writeUnits += units;
+        step.indexUnits += index;
+        if (table.global && changes) {
+          step.replicaUnits += baseWriteUnits(b, a, false);
+          step.replicaIndexUnits += index;
+        }
       }
     });
   }
 
-  private countRead(command: string, input: Item, output: Item | undefined) {
+  private countRead(command: string, input: Item, output: Item | undefined, source: string) {
     const read = readOf(command, input, output);
     if (!read) return;
-    const step = this.step(this.classify(read.table, read.key, "read"));
-    step.calls += 1;
-    step.readUnits += read.units;
+    const item = { table: read.table, key: read.key, op: "read" as const };
+    for (const step of this.step(this.classify(item.table, item.key, "read", [item]), source)) {
+      step.calls += 1;
+      step.readUnits += read.units;
+    }
   }
 
-  private step(name: string): StepCost {
-    const s = this.steps.get(name) ?? noCost();
-    this.steps.set(name, s);
-    return s;
+  // A step's cost among all requests and among its source's: each is added to both.
+  private step(name: string, source: string): [StepCost, StepCost] {
+    const of = (steps: Map<string, StepCost>) => {
+      const s = steps.get(name) ?? noCost();
+      steps.set(name, s);
+      return s;
+    };
+    const mine = this.bySource.get(source) ?? new Map<string, StepCost>();
+    this.bySource.set(source, mine);
+    return [of(this.steps), of(mine)];
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Classifier, Op } from "./cost-meter";
+import type { Classifier, Op, RequestItem } from "./cost-meter";
 
 /** The steps of a payment's life, in the order the tables print them. */
 export const STEPS = [
@@ -29,9 +29,9 @@ export interface PaymentTables {
 
 /** Names each request's step from its table and item key, as the design's words name them. */
 export function paymentSteps(t: PaymentTables): Classifier {
-  return (table, key, op) => {
+  return (table, key, op, request) => {
     if (table === t.claim) return claimStep(String(key.id ?? ""), op);
-    if (table === t.ledger) return ledgerStep(String(key.pk ?? ""), String(key.sk ?? ""), op);
+    if (table === t.ledger) return ledgerStep(String(key.pk ?? ""), String(key.sk ?? ""), op, request);
     if (table === t.consumer) return consumerStep(String(key.pk ?? ""), String(key.sk ?? ""), op);
     if (table === t.control) return "region fence";
     if (table === t.totals) return "stream job";
@@ -44,13 +44,15 @@ function claimStep(id: string, op: Op): string {
   return op === "put" || op === "read" ? "claim" : "completion";
 }
 
-function ledgerStep(pk: string, sk: string, op: Op): string {
+function ledgerStep(pk: string, sk: string, op: Op, request: readonly RequestItem[]): string {
   // The locator is written with the row (the guard) and moves with it (settle).
   if (pk.startsWith("LOC#")) return op === "read" ? "reads" : op === "put" ? "guard" : "settle";
+  // The row is put whole both when it is inserted with its locator (the guard) and when it moves (the settle).
+  const withLocator = request.some((r) => String(r.key.pk ?? "").startsWith("LOC#"));
   if (pk.startsWith("WHIN#")) return "webhook";
   if (pk.startsWith("OUTBOX#")) return op === "put" ? "settle" : "relay";
   if (pk.startsWith("PAY#") && sk === "PAYMENT")
-    return op === "put" ? "guard" : op === "read" ? "reads" : "settle";
+    return op === "put" && withLocator ? "guard" : op === "read" ? "reads" : "settle";
   if (sk.startsWith("JOURNAL#")) return "settle";
   return op === "read" ? "reads" : "other";
 }

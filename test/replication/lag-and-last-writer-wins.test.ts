@@ -21,23 +21,26 @@ const ledger = "ledger";
 
 describe("replication lag: a write reaches the other Region only after the lag", () => {
   it("a write in the primary is absent in the standby before the lag and present after it", async () => {
-    // prepare: DynamoDB Local's first writes to a table and its replica take a few hundred ms; warm them up
+    // prepare: DynamoDB Local's first writes to a table and its replica take a few hundred ms; warm them up. The
+    // lag is longer than the file's, so that a loaded machine (2 shared cores) cannot oversleep the half of it.
     const { ddb, replicator } = two();
     await put(ddb.primary, ledger, { ...freshKey("warm-up"), v: { S: "w" } });
     await replicator.awaitIdle();
+    const lag = 1_500;
+    replicator.setLag(lag);
     const key = freshKey("lag");
     // act
     const before = Date.now();
     await put(ddb.primary, ledger, { ...key, v: { S: "p1" } });
     const written = Date.now();
-    await sleep((TEST_LAG_MS * 3) / 4);
+    await sleep(lag / 2);
     const late = await valueIn(ddb.standby, ledger, key);
-    const arrived = await when(async () => (await valueIn(ddb.standby, ledger, key)) === "p1");
+    const arrived = await when(async () => (await valueIn(ddb.standby, ledger, key)) === "p1", 5_000);
     // assess
     expect(late).toBe("absent");
-    expect(arrived - before).toBeGreaterThanOrEqual(TEST_LAG_MS);
-    // the upper bound leaves room for a loaded machine (2 shared cores): reads and applies each take a poll or so
-    expect(arrived - written).toBeLessThan(TEST_LAG_MS + 1000);
+    expect(arrived - before).toBeGreaterThanOrEqual(lag);
+    // the upper bound leaves room for a loaded machine: reads and applies each take a poll or so
+    expect(arrived - written).toBeLessThan(lag + 1000);
   });
 
   it("with no lag given, a write arrives after the seed's 1,000 ms, not before", async () => {
@@ -51,12 +54,13 @@ describe("replication lag: a write reaches the other Region only after the lag",
       const before = Date.now();
       await put(ddb.standby, table, { ...key, v: { S: "s1" } });
       const written = Date.now();
-      await sleep(800);
-      const at800 = await valueIn(ddb.primary, table, key);
+      // half the lag, so that a loaded machine's oversleep cannot reach it
+      await sleep(500);
+      const halfway = await valueIn(ddb.primary, table, key);
       const arrived = await when(async () => (await valueIn(ddb.primary, table, key)) === "s1");
       // assess
       expect(replicator.status().lag_ms).toBe(1000);
-      expect(at800).toBe("absent");
+      expect(halfway).toBe("absent");
       expect(arrived - before).toBeGreaterThanOrEqual(1000);
       expect(arrived - written).toBeLessThan(2000);
     } finally {
@@ -135,9 +139,11 @@ describe("deletes replicate as deletes", () => {
     await put(ddb.primary, ledger, { ...key, v: { S: "p1" } });
     await replicator.awaitIdle();
     const replicated = await valueIn(ddb.standby, ledger, key);
+    // a lag a loaded machine cannot oversleep the half of
+    replicator.setLag(1_500);
     // act
     await remove(ddb.primary, ledger, key);
-    await sleep(TEST_LAG_MS / 2);
+    await sleep(750);
     const halfway = await valueIn(ddb.standby, ledger, key);
     await replicator.awaitIdle();
     // assess

@@ -1,4 +1,5 @@
 import type { Context } from "aws-lambda";
+import { asInvocation } from "../runtime/current-invocation";
 import { lambdaContext } from "../runtime/lambda-context";
 
 /** A handler as an event source mapping sees it: an event and a context in, a promise out. */
@@ -25,7 +26,11 @@ export async function invokeHandler<E, R>(
   });
   // Promise.resolve().then(...) also catches a handler that throws before returning its promise.
   const ran = Promise.resolve()
-    .then(() => handler(event, lambdaContext(functionName, timeoutMs)))
+    .then(() =>
+      asInvocation({ functionName, source: "event" }, () =>
+        handler(event, lambdaContext(functionName, timeoutMs)),
+      ),
+    )
     .then(
       (result): Invocation<R> => ({ ok: true, result }),
       (err: unknown): Invocation<R> => ({ ok: false, error: errorText(err) }),

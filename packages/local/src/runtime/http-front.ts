@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { clock } from "@eo/core";
 import type { APIGatewayProxyResultV2, Context } from "aws-lambda";
 import { toApiGatewayEvent } from "./api-gateway-event";
+import { asInvocation } from "./current-invocation";
 import { verifyBearer } from "./jwt";
 import { lambdaContext } from "./lambda-context";
 
@@ -117,7 +118,10 @@ async function serve(
     timeEpoch,
   });
   const handler = await match.route.load();
-  const result = await handler(event, lambdaContext(match.route.functionName, API_TIMEOUT_MS));
+  const functionName = match.route.functionName;
+  const result = await asInvocation({ functionName, source: "api" }, () =>
+    handler(event, lambdaContext(functionName, API_TIMEOUT_MS)),
+  );
   render(res, result);
 }
 
