@@ -37,17 +37,19 @@ try {
   const tables = await describeTables([t.claim, t.control], [t.ledger, t.consumer, t.totals]);
   const images = DynamoDBDocumentClient.from(new DynamoDBClient({}));
   // The API request is what its invocation sent; the relay and the stream job start before its answer returns.
-  const meter = new CostMeter(tables, paymentSteps(t), images, () => currentInvocation()?.source);
+  const meter = new CostMeter(tables, paymentSteps(t), images, () => currentInvocation()?.functionName);
   meter.attach(documentClient());
   const token = await buyer();
   console.log(
     `bench:cost  N=${N} per path  (local stack, one Region metered; AWS's billing rules, not the emulator's)`,
   );
   const happy = await measurePath(meter, N, {
+    fn: "CreatePayment",
     act: async () => void (await pay(token, crypto.randomUUID())),
   });
   // The PSP's webhook comes late, so that the resolver is what settles the payment, as in the seed's story.
   const lost = await measurePath(meter, N, {
+    fn: "CreatePayment",
     act: async () => {
       await local("POST", "/faults", { psp_lose_reply: 1, psp_webhook_late_ms: 8_000 });
       await pay(token, crypto.randomUUID());
@@ -58,10 +60,12 @@ try {
     },
   });
   const refund = await measurePath(meter, N, {
+    fn: "CancelPayment",
     act: async () => void (await cancel(token, await settledPayment(meter, token))),
     prepared: true,
   });
   const repeat = await measurePath(meter, N, {
+    fn: "CreatePayment",
     act: async () => void (await pay(token, await settledKey(meter, token))),
     prepared: true,
   });
@@ -94,14 +98,18 @@ async function buyer(): Promise<string> {
   return token;
 }
 
-/** A path to measure: the API request(s) (`act`), what follows it (`after`), and whether `act` resets the meter. */
+/**
+ * A path to measure: the API request (`act`, served by the function `fn`), what follows it (`after`), and whether
+ * `act` resets the meter. The PSP's webhook is another API function, so it counts in the life, not the request.
+ */
 interface PathRun {
+  fn: string;
   act: () => Promise<void>;
   after?: () => Promise<void>;
   prepared?: boolean;
 }
 
-/** Runs a path N times; each run's synchronous part is what API invocations sent, its life all until it is quiet. */
+/** Runs a path N times; each run's synchronous part is what `fn`'s invocations sent, its life all until quiet. */
 async function measurePath(meter: CostMeter, n: number, run: PathRun) {
   const sync = new Map<string, StepCost>();
   const life = new Map<string, StepCost>();
@@ -113,7 +121,7 @@ async function measurePath(meter: CostMeter, n: number, run: PathRun) {
     await run.act();
     await run.after?.();
     await quiet(meter);
-    add(sync, meter.snapshot("api"));
+    add(sync, meter.snapshot(run.fn));
     add(life, meter.snapshot());
   }
   return { sync: totalOf(meanOf(sync, n)), life: meanOf(life, n) };
