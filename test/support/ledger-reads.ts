@@ -23,6 +23,7 @@ export function tablesOf(stack: LocalStack) {
       );
       return out.Item as PaymentRow | undefined;
     },
+    /** The journal's legs of a payment, flattened from its entries. */
     async journal(paymentId: string): Promise<Array<Record<string, unknown>>> {
       const out = await db.send(
         new QueryCommand({
@@ -31,7 +32,15 @@ export function tablesOf(stack: LocalStack) {
           ExpressionAttributeValues: { ":pk": `PAY#${paymentId}`, ":j": "JOURNAL#" },
         }),
       );
-      return out.Items ?? [];
+      // One item per balanced entry, its legs inside it: each leg is answered with its entry's currency and time.
+      return (out.Items ?? []).flatMap((entry) =>
+        ((entry.legs ?? []) as Array<Record<string, unknown>>).map((leg) => ({
+          ...leg,
+          sk: entry.sk,
+          currency: entry.currency,
+          at: entry.at,
+        })),
+      );
     },
     async claim(scope: string): Promise<ClaimItem | undefined> {
       const out = await db.send(new GetCommand({ TableName: r.claimTable, Key: { id: scope } }));

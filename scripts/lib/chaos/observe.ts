@@ -173,9 +173,12 @@ async function journalOf(db: DynamoDBClient, table: string, id: string) {
       ExpressionAttributeValues: { ":pk": { S: `PAY#${id}` }, ":j": { S: "JOURNAL#" } },
     }),
   );
-  return (out.Items ?? []).map((i) => ({
-    account: i.account?.S ?? "",
-    side: i.side?.S ?? "",
-    amount: Number(i.amount?.N ?? 0),
-  }));
+  // One item per balanced entry, its legs in a list: the checker judges the legs.
+  return (out.Items ?? []).flatMap((entry) =>
+    (entry.legs?.L ?? []).map(({ M: leg }) => ({
+      account: leg?.account?.S ?? "",
+      side: leg?.side?.S ?? "",
+      amount: Number(leg?.amount?.N ?? 0),
+    })),
+  );
 }

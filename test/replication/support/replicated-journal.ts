@@ -5,7 +5,10 @@ import { tablesOf } from "../../support/ledger-reads";
 /** One journal leg as the other Region's transaction wrote it: its number, account and side. */
 export type JournalLeg = readonly [number, string, "debit" | "credit"];
 
-/** Writes journal legs of a payment into the primary's ledger, as replication delivers the other Region's. */
+/**
+ * Writes journal legs of a payment into the primary's ledger, as replication delivers the other Region's: legs 1
+ * and 2 are the charge's entry (`JOURNAL#1`), legs 3 and 4 the refund's (`JOURNAL#3`), one item per entry.
+ */
 export async function putJournalLegs(
   stack: LocalStack,
   paymentId: string,
@@ -13,11 +16,20 @@ export async function putJournalLegs(
   legs: readonly JournalLeg[],
 ): Promise<void> {
   const { db } = tablesOf(stack);
-  for (const [n, account, side] of legs)
+  for (const sk of ["JOURNAL#1", "JOURNAL#3"]) {
+    const mine = legs.filter(([n]) => (n <= 2 ? "JOURNAL#1" : "JOURNAL#3") === sk);
+    if (mine.length === 0) continue;
     await db.send(
       new PutCommand({
         TableName: stack.emulators.regions.primary.ledgerTable,
-        Item: { pk: `PAY#${paymentId}`, sk: `JOURNAL#${n}`, account, side, amount, currency: "USD", at: 1 },
+        Item: {
+          pk: `PAY#${paymentId}`,
+          sk,
+          legs: mine.map(([, account, side]) => ({ account, side, amount })),
+          currency: "USD",
+          at: 1,
+        },
       }),
     );
+  }
 }

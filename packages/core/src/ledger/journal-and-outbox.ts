@@ -8,6 +8,21 @@ import {
   paymentKey,
 } from "./ledger-items";
 
+/** The sort key of a charge's journal entry. */
+export const CHARGE_JOURNAL_SK = "JOURNAL#1";
+/**
+ * The sort key of a refund's journal entry. The entries keep the sort keys their first legs had when each leg was
+ * an item of its own, so that the relay's stream filter on a refund's entry (stacks/handlers.ts) did not change.
+ */
+export const REFUND_JOURNAL_SK = "JOURNAL#3";
+
+/** One leg of a balanced journal entry. */
+export interface JournalLeg {
+  account: string;
+  side: "debit" | "credit";
+  amount: number;
+}
+
 /**
  * The balanced double entry for a captured charge (clearing debited, merchant payable credited) and
  * the outbox item, written in the same transaction as the move to SUCCEEDED. The event id is derived
@@ -20,8 +35,10 @@ export function journalAndOutbox(
   origin?: OutboxItem["origin_region"],
 ) {
   return [
-    journalEntry(table, row, now, 1, "psp_clearing", "debit"),
-    journalEntry(table, row, now, 2, `merchant_payable:${row.merchant_id}`, "credit"),
+    journalEntry(table, row, now, CHARGE_JOURNAL_SK, [
+      ["psp_clearing", "debit"],
+      [`merchant_payable:${row.merchant_id}`, "credit"],
+    ]),
     outboxPut(table, row, now, "SUCCEEDED", "payment.succeeded", origin),
   ];
 }
@@ -38,24 +55,28 @@ export function refundJournalAndOutbox(
   origin?: OutboxItem["origin_region"],
 ) {
   return [
-    journalEntry(table, row, now, 3, `merchant_payable:${row.merchant_id}`, "debit"),
-    journalEntry(table, row, now, 4, "psp_clearing", "credit"),
+    journalEntry(table, row, now, REFUND_JOURNAL_SK, [
+      [`merchant_payable:${row.merchant_id}`, "debit"],
+      ["psp_clearing", "credit"],
+    ]),
     outboxPut(table, row, now, "REFUNDED", "payment.refunded", origin),
   ];
 }
 
+// One item per balanced entry, its legs inside it: a transaction bills each item twice, and an entry's legs are
+// only ever written, read and checked together (bench:cost: two write units fewer per settle, four with a replica).
 function journalEntry(
   table: string,
   row: PaymentRow,
   now: number,
-  n: number,
-  account: string,
-  side: "debit" | "credit",
+  sk: string,
+  legs: ReadonlyArray<readonly [string, JournalLeg["side"]]>,
 ) {
   const { pk } = paymentKey(row.payment_id);
+  const entry: JournalLeg[] = legs.map(([account, side]) => ({ account, side, amount: row.amount }));
   return {
     TableName: table,
-    Item: { pk, sk: `JOURNAL#${n}`, account, side, amount: row.amount, currency: row.currency, at: now },
+    Item: { pk, sk, legs: entry, currency: row.currency, at: now },
     ConditionExpression: "attribute_not_exists(pk)",
   };
 }

@@ -1,10 +1,8 @@
+import { REFUND_JOURNAL_SK } from "../ledger/journal-and-outbox";
 import type { ActiveRegion } from "../region/active-region";
 import type { PaymentDeps } from "./payment-deps";
 import { mayMove } from "./payment-state";
 import { unsafeNoRefundCatchUp } from "./payment-test-switches";
-
-/** The sort key of a refund's first journal leg: written only in the transaction that moves a payment to REFUNDED. */
-export const REFUND_JOURNAL_SK = "JOURNAL#3";
 
 /** A ledger stream record as far as the catch-up reads it (no `aws-lambda` types in the domain). */
 export interface LedgerStreamRecord {
