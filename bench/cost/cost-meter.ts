@@ -67,7 +67,7 @@ export const noCost = (): StepCost => ({
  */
 export class CostMeter {
   readonly steps = new Map<string, StepCost>();
-  /** The same costs split by what sent the request (`sourceOf`): "api" for an API request's invocation. */
+  /** The same costs split by what sent the request (`sourceOf`, e.g. the invocation's function name). */
   private readonly bySource = new Map<string, Map<string, StepCost>>();
   /** When the last request was sent (ms), so that a driver can wait for the system to go quiet. */
   lastCallAt = 0;

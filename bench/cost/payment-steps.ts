@@ -47,12 +47,15 @@ function claimStep(id: string, op: Op): string {
 function ledgerStep(pk: string, sk: string, op: Op, request: readonly RequestItem[]): string {
   // The locator is written with the row (the guard) and moves with it (settle).
   if (pk.startsWith("LOC#")) return op === "read" ? "reads" : op === "put" ? "guard" : "settle";
-  // The row is put whole both when it is inserted with its locator (the guard) and when it moves (the settle).
-  const withLocator = request.some((r) => String(r.key.pk ?? "").startsWith("LOC#"));
   if (pk.startsWith("WHIN#")) return "webhook";
   if (pk.startsWith("OUTBOX#")) return op === "put" ? "settle" : "relay";
+  // The row is put whole both when it is inserted with its locator (the guard) and when it moves (the settle).
   if (pk.startsWith("PAY#") && sk === "PAYMENT")
-    return op === "put" && withLocator ? "guard" : op === "read" ? "reads" : "settle";
+    return op === "put" && request.some((r) => String(r.key.pk ?? "").startsWith("LOC#"))
+      ? "guard"
+      : op === "read"
+        ? "reads"
+        : "settle";
   if (sk.startsWith("JOURNAL#")) return "settle";
   return op === "read" ? "reads" : "other";
 }

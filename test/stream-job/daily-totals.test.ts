@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { useLocalStack } from "../support/local-stack";
+import { eventually } from "../support/tables";
 import { totalsTrace } from "./support/totals";
 
 const stack = useLocalStack();
@@ -37,9 +38,7 @@ async function v1CrashesOnADecline(t: Awaited<ReturnType<typeof m1At12000>>) {
 async function crashTaken(t: ReturnType<typeof totalsTrace>) {
   const armed = async () =>
     Boolean((await t.api.local<Record<string, number>>("GET", "/faults")).stream_job_crash_after_sink);
-  const stop = Date.now() + 10_000;
-  while ((await armed()) && Date.now() < stop) await new Promise((r) => setTimeout(r, 50));
-  expect(await armed()).toBe(false);
+  await eventually(async () => ((await armed()) ? undefined : true), 10_000, "the armed crash to be taken");
 }
 
 describe("the stream job restores (Part 8, P5)", () => {
