@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
-import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import {
   type Channel,
-  DynamoIntentStore,
   documentClient,
+  intentsOf,
   loadConfig,
   type NotificationIntent,
   outboxKey,
+  type PaymentEvent,
+  type StoredIntent,
 } from "@eo/core";
 import { vi } from "vitest";
 import { mintToken } from "../../../packages/local/src/runtime/jwt";
@@ -196,9 +198,36 @@ export async function drained(stack: LocalStack, eventId: string): Promise<void>
   );
 }
 
-/** The event's intent on a channel, read from the consumer table. */
-export function intentOf(eventId: string, channel: Channel): Promise<NotificationIntent | undefined> {
-  return new DynamoIntentStore(documentClient(), loadConfig().consumerTable).get(eventId, channel);
+/**
+ * The event's intent on a channel, read from its event record on the consumer table. The record is keyed by
+ * the merchant's shard, which a test knows only through the event id, so it is found by a scan (test tables
+ * are small); its text is made again from the record, as the worker does.
+ */
+export async function intentOf(eventId: string, channel: Channel): Promise<NotificationIntent | undefined> {
+  let item: Record<string, unknown> | undefined;
+  let from: Record<string, unknown> | undefined;
+  do {
+    const out = await documentClient().send(
+      new ScanCommand({
+        TableName: loadConfig().consumerTable,
+        FilterExpression: "event_id = :e AND attribute_exists(intents)",
+        ExpressionAttributeValues: { ":e": eventId },
+        ConsistentRead: true,
+        ExclusiveStartKey: from,
+      }),
+    );
+    item = out.Items?.[0];
+    from = out.LastEvaluatedKey;
+  } while (!item && from);
+  const stored = (item?.intents as Partial<Record<Channel, StoredIntent>> | undefined)?.[channel];
+  if (!item || !stored) return undefined;
+  const event = {
+    ...(item as unknown as PaymentEvent),
+    type: String(item.sk).startsWith("DEBIT#") ? "payment.refunded" : "payment.succeeded",
+    email: stored.to,
+  } as PaymentEvent;
+  const made = intentsOf(event, stored.created_at).find((i) => i.channel === channel);
+  return made ? { ...made, ...stored } : undefined;
 }
 
 /** The event's outbox item in the ledger, if the relay has not deleted it yet. */

@@ -1,21 +1,19 @@
-import { type DynamoDBDocumentClient, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons } from "../aws/document-client";
+import { type DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { NotificationIntent } from "../notification/intent";
 import type { PaymentEvent } from "../outbox/payment-event";
-import { inboxTransaction } from "./inbox-transaction";
+import { eventRecordItem } from "./event-record";
 
 /** Applies an event's effect at most once. */
 export interface Inbox {
-  /** "applied" the first time; "duplicate" when the inbox already holds the event (nothing was written). */
+  /** "applied" the first time; "duplicate" when the event's record is there already (nothing was written). */
   applyOnce(
     event: PaymentEvent,
     intents: NotificationIntent[],
     now: number,
-    money?: boolean,
   ): Promise<"applied" | "duplicate">;
 }
 
-/** The inbox on the consumer table, in one TransactWriteItems with the money record and the intents. */
+/** The inbox on the consumer table: the event's record, put if absent (`event-record.ts`). */
 export class DynamoInbox implements Inbox {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -27,39 +25,25 @@ export class DynamoInbox implements Inbox {
     event: PaymentEvent,
     intents: NotificationIntent[],
     now: number,
-    money = true,
   ): Promise<"applied" | "duplicate"> {
     try {
       await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: inboxTransaction(this.table, event, intents, this.shards, now, { money }),
+        new PutCommand({
+          TableName: this.table,
+          Item: eventRecordItem(event, intents, this.shards, now),
+          ConditionExpression: "attribute_not_exists(pk)",
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
         }),
       );
       return "applied";
     } catch (err) {
-      const rest = remainder(err, event, intents, money);
-      if (rest === "duplicate") return "duplicate";
-      return this.applyOnce(event, rest.intents, now, rest.money);
+      const name = (err as { name?: string }).name;
+      if (name !== "ConditionalCheckFailedException") throw err;
+      // A record there already is the result itself: an earlier delivery here, or the other Region's.
+      assertSameMoney(event, (err as { Item?: Record<string, unknown> }).Item);
+      return "duplicate";
     }
   }
-}
-
-/**
- * What is left to write after a cancelled transaction, or "duplicate" when the inbox holds the event. A money
- * record or intent that is there already is the result itself (keyed by the event id): it came from the other
- * Region, whose transaction replicated apart, or from an earlier try here. Anything else is thrown.
- */
-function remainder(err: unknown, event: PaymentEvent, intents: NotificationIntent[], money: boolean) {
-  const reasons = cancellationReasons(err);
-  if (reasons.length === 0) throw err;
-  if (reasons[0]?.Code === "ConditionalCheckFailed") return "duplicate" as const;
-  const first = money ? 2 : 1;
-  const moneyThere = money && reasons[1]?.Code === "ConditionalCheckFailed";
-  if (moneyThere) assertSameMoney(event, reasons[1]?.Item);
-  const present = intents.filter((_, i) => reasons[first + i]?.Code === "ConditionalCheckFailed");
-  const other = reasons.some((r) => r.Code !== "None" && r.Code !== "ConditionalCheckFailed");
-  if (other || (!moneyThere && present.length === 0)) throw err;
-  return { money: money && !moneyThere, intents: intents.filter((x) => !present.includes(x)) };
 }
 
 // A record under this event's key with another amount was not written by this event: a bad manual edit or an
@@ -74,7 +58,7 @@ function assertSameMoney(event: PaymentEvent, item: Record<string, unknown> | un
   );
 }
 
-// Cancellation reasons carry the item in DynamoDB's own JSON, whichever client threw them.
+// The failed condition carries the item in DynamoDB's own JSON, whichever client threw it.
 function scalarOf(v: unknown): unknown {
   if (v && typeof v === "object") {
     const o = v as { N?: string; S?: string };

@@ -23,7 +23,7 @@ export function workerDeps(env: NodeJS.ProcessEnv = process.env): WorkerDeps {
     const notify = loadNotifyConfig(env);
     deps = {
       inbox: new DynamoInbox(db, table, balanceShardCount(env)),
-      intents: new DynamoIntentStore(db, table),
+      intents: new DynamoIntentStore(db, table, balanceShardCount(env)),
       devices: new DynamoDeviceStore(db, table),
       // One attempt per call: the notification step retries transient errors itself, within the invocation's
       // remaining time (the SDK's own retries cannot see it), and marks permanent refusals FAILED.

@@ -64,7 +64,7 @@ async function finishPush(
   // Branch N: with no record, every delivery pushes, whatever the intent says.
   const intent = unsafe.noNotificationRecord
     ? intentsOf(event, deps.clock.now())[0]
-    : await deps.intents.get(event.event_id, "push");
+    : await deps.intents.get(event, "push");
   if (intent?.state !== "PENDING") return;
   const logical = {
     recipient: intent.caller,
@@ -73,21 +73,21 @@ async function finishPush(
     owner: intent.event_id,
   };
   const admission = await admitMessage(deps.dedup, deps.policy, logical, deps.clock.now());
-  if (!admission.admit) return suppress(deps, intent, admission.reason, report);
+  if (!admission.admit) return suppress(deps, event, intent, admission.reason, report);
   if (admission.failedOpen) report.failedOpen += 1;
   const devices = await deps.devices.list(intent.caller);
-  if (devices.length === 0) return suppress(deps, intent, "no-enabled-device", report);
+  if (devices.length === 0) return suppress(deps, event, intent, "no-enabled-device", report);
   const message = {
     title: intent.title,
     body: intent.body,
     replaceId: unsafe.noReplaceId ? undefined : intent.replace_id,
   };
   const refusals = await pushToDevices(deps, devices, message, budget, report);
-  if (refusals.length === devices.length) return fail(deps, intent, refusals, report);
+  if (refusals.length === devices.length) return fail(deps, event, intent, refusals, report);
   crashIfArmed("worker_crash_after_send");
   await crashPoint("worker.after_send");
   if (!unsafe.noNotificationRecord) {
-    await deps.intents.finish(intent.event_id, "push", "SENT", deps.clock.now());
+    await deps.intents.finish(event, "push", "SENT", deps.clock.now());
     await crashPoint("worker.after_sent_mark");
   }
   report.sent.push("push");
@@ -124,19 +124,19 @@ async function finishEmail(
   budget: TimeBudget,
   report: NotifyReport,
 ): Promise<void> {
-  const intent = await deps.intents.get(event.event_id, "email");
+  const intent = await deps.intents.get(event, "email");
   if (intent?.state !== "PENDING") return;
   const to = intent.to;
-  if (!to) return suppress(deps, intent, "no-address", report);
-  if (!(await deps.intents.getEmailSend(event.event_id))) {
+  if (!to) return suppress(deps, event, intent, "no-address", report);
+  if (!(await deps.intents.getEmailSend(event))) {
     const result = await sendWithinBudget(
       () => deps.email.send(to, intent.title, intent.body),
       sesVerdict,
       budget,
     );
     report.retries += result.retries;
-    if (!result.ok) return fail(deps, intent, [result.refusal], report);
-    await deps.intents.putEmailSend({
+    if (!result.ok) return fail(deps, event, intent, [result.refusal], report);
+    await deps.intents.putEmailSend(event, {
       event_id: event.event_id,
       message_id: result.value,
       to,
@@ -145,28 +145,30 @@ async function finishEmail(
     crashIfArmed("worker_crash_after_send");
     await crashPoint("worker.after_send");
   }
-  await deps.intents.finish(intent.event_id, "email", "SENT", deps.clock.now());
+  await deps.intents.finish(event, "email", "SENT", deps.clock.now());
   await crashPoint("worker.after_sent_mark");
   report.sent.push("email");
 }
 
 async function suppress(
   deps: NotifyDeps,
+  event: PaymentEvent,
   intent: NotificationIntent,
   reason: string,
   report: NotifyReport,
 ): Promise<void> {
-  await deps.intents.finish(intent.event_id, intent.channel, "SUPPRESSED", deps.clock.now(), reason);
+  await deps.intents.finish(event, intent.channel, "SUPPRESSED", deps.clock.now(), reason);
   report.suppressed.push({ channel: intent.channel, reason });
 }
 
 async function fail(
   deps: NotifyDeps,
+  event: PaymentEvent,
   intent: NotificationIntent,
   refusals: ProviderVerdict[],
   report: NotifyReport,
 ): Promise<void> {
   const reason = refusals.map((r) => r.reason).join("; ");
-  await deps.intents.finish(intent.event_id, intent.channel, "FAILED", deps.clock.now(), reason);
+  await deps.intents.finish(event, intent.channel, "FAILED", deps.clock.now(), reason);
   report.failed.push({ channel: intent.channel, codes: refusals.map((r) => r.code), reason });
 }

@@ -1,6 +1,8 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { isConditionFailure } from "../aws/document-client";
-import { type Channel, type IntentState, intentKey, type NotificationIntent } from "./intent";
+import { eventRecordKey, type StoredIntent } from "../inbox/event-record";
+import type { PaymentEvent } from "../outbox/payment-event";
+import { type Channel, type IntentState, intentsOf, type NotificationIntent } from "./intent";
 
 /** The states an intent ends in. */
 export type FinalIntentState = Exclude<IntentState, "PENDING">;
@@ -13,85 +15,101 @@ export interface EmailSendRecord {
   sent_at: number;
 }
 
+/** The event an intent belongs to: enough to find its record and to make its text again. */
+export type IntentEvent = PaymentEvent;
+
 /** Reads intents and finishes them by compare-and-set; keeps the email send records beside them. */
 export interface IntentStore {
-  get(eventId: string, channel: Channel): Promise<NotificationIntent | undefined>;
+  get(event: IntentEvent, channel: Channel): Promise<NotificationIntent | undefined>;
   /** Moves PENDING to a final state; false when it was no longer PENDING (someone else finished it). */
   finish(
-    eventId: string,
+    event: IntentEvent,
     channel: Channel,
     state: FinalIntentState,
     now: number,
     reason?: string,
   ): Promise<boolean>;
-  getEmailSend(eventId: string): Promise<EmailSendRecord | undefined>;
+  getEmailSend(event: IntentEvent): Promise<EmailSendRecord | undefined>;
   /** Records a send; false when a record was already there (a concurrent sender got there first). */
-  putEmailSend(record: EmailSendRecord): Promise<boolean>;
+  putEmailSend(event: IntentEvent, record: EmailSendRecord): Promise<boolean>;
 }
 
-const sendKey = (eventId: string) => ({ pk: `INTENT#${eventId}`, sk: "email#SEND" });
-
-/** Intents and send records on the consumer table (pk `INTENT#{event_id}`, sk the channel). */
+/**
+ * Intents and the email send record as attributes of the event's record on the consumer table
+ * (`intents.{channel}`, `email_send`), so that the marks are single-item updates of one small item.
+ */
 export class DynamoIntentStore implements IntentStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly shards: number,
   ) {}
 
-  async get(eventId: string, channel: Channel): Promise<NotificationIntent | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: intentKey(eventId, channel), ConsistentRead: true }),
-    );
-    return out.Item as NotificationIntent | undefined;
+  async get(event: IntentEvent, channel: Channel): Promise<NotificationIntent | undefined> {
+    const item = await this.record(event);
+    const stored = (item?.intents as Partial<Record<Channel, StoredIntent>> | undefined)?.[channel];
+    return stored ? intentFrom(event, channel, stored) : undefined;
   }
 
   async finish(
-    eventId: string,
+    event: IntentEvent,
     channel: Channel,
     state: FinalIntentState,
     now: number,
     reason?: string,
   ): Promise<boolean> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: intentKey(eventId, channel),
-          UpdateExpression: reason
-            ? "SET #state = :to, finished_at = :now, reason = :reason"
-            : "SET #state = :to, finished_at = :now",
-          ConditionExpression: "#state = :pending",
-          ExpressionAttributeNames: { "#state": "state" },
-          ExpressionAttributeValues: {
-            ":to": state,
-            ":pending": "PENDING",
-            ":now": now,
-            ...(reason ? { ":reason": reason } : {}),
-          },
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+    const set = ["intents.#ch.#state = :to", "intents.#ch.finished_at = :now"];
+    if (reason) set.push("intents.#ch.reason = :reason");
+    return this.conditional({
+      UpdateExpression: `SET ${set.join(", ")}`,
+      ConditionExpression: "intents.#ch.#state = :pending",
+      ExpressionAttributeNames: { "#ch": channel, "#state": "state" },
+      ExpressionAttributeValues: {
+        ":to": state,
+        ":pending": "PENDING",
+        ":now": now,
+        ...(reason ? { ":reason": reason } : {}),
+      },
+      event,
+    });
   }
 
-  async getEmailSend(eventId: string): Promise<EmailSendRecord | undefined> {
+  async getEmailSend(event: IntentEvent): Promise<EmailSendRecord | undefined> {
+    const item = await this.record(event);
+    return item?.email_send as EmailSendRecord | undefined;
+  }
+
+  async putEmailSend(event: IntentEvent, record: EmailSendRecord): Promise<boolean> {
+    return this.conditional({
+      UpdateExpression: "SET email_send = :rec",
+      ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(email_send)",
+      ExpressionAttributeValues: { ":rec": record },
+      event,
+    });
+  }
+
+  private async record(event: IntentEvent): Promise<Record<string, unknown> | undefined> {
     const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: sendKey(eventId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.table,
+        Key: eventRecordKey(event, this.shards),
+        ConsistentRead: true,
+      }),
     );
-    return out.Item as EmailSendRecord | undefined;
+    return out.Item;
   }
 
-  async putEmailSend(record: EmailSendRecord): Promise<boolean> {
+  private async conditional(u: {
+    UpdateExpression: string;
+    ConditionExpression: string;
+    ExpressionAttributeNames?: Record<string, string>;
+    ExpressionAttributeValues: Record<string, unknown>;
+    event: IntentEvent;
+  }): Promise<boolean> {
+    const { event, ...update } = u;
     try {
       await this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { ...sendKey(record.event_id), ...record },
-          ConditionExpression: "attribute_not_exists(pk)",
-        }),
+        new UpdateCommand({ TableName: this.table, Key: eventRecordKey(event, this.shards), ...update }),
       );
       return true;
     } catch (err) {
@@ -99,4 +117,12 @@ export class DynamoIntentStore implements IntentStore {
       throw err;
     }
   }
+}
+
+/** The whole intent: its state as stored, its text and addressing made again from the event. */
+function intentFrom(event: IntentEvent, channel: Channel, stored: StoredIntent): NotificationIntent {
+  // An email intent needs the address it stored, even for an event that no longer carries one.
+  const made = intentsOf({ ...event, ...(stored.to ? { email: stored.to } : {}) }, stored.created_at);
+  const base = made.find((i) => i.channel === channel) ?? { ...(made[0] as NotificationIntent), channel };
+  return { ...base, ...stored };
 }
