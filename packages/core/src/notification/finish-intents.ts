@@ -115,8 +115,8 @@ async function pushToDevices(
 }
 
 /**
- * The email has no replace id, so its send record (keyed by the intent, written as soon as SES accepted the
- * email) stops our own repeats; a crash between SES accepting and the record being written can still repeat.
+ * The email has no replace id, so its send record, written with the SENT mark as soon as SES accepted the
+ * email, stops our own repeats; a crash between SES accepting and that write can still repeat.
  */
 async function finishEmail(
   deps: NotifyDeps,
@@ -128,24 +128,21 @@ async function finishEmail(
   if (intent?.state !== "PENDING") return;
   const to = intent.to;
   if (!to) return suppress(deps, event, intent, "no-address", report);
-  if (!(await deps.intents.getEmailSend(event))) {
-    const result = await sendWithinBudget(
-      () => deps.email.send(to, intent.title, intent.body),
-      sesVerdict,
-      budget,
-    );
-    report.retries += result.retries;
-    if (!result.ok) return fail(deps, event, intent, [result.refusal], report);
-    await deps.intents.putEmailSend(event, {
-      event_id: event.event_id,
-      message_id: result.value,
-      to,
-      sent_at: deps.clock.now(),
-    });
-    crashIfArmed("worker_crash_after_send");
-    await crashPoint("worker.after_send");
-  }
-  await deps.intents.finish(event, "email", "SENT", deps.clock.now());
+  const result = await sendWithinBudget(
+    () => deps.email.send(to, intent.title, intent.body),
+    sesVerdict,
+    budget,
+  );
+  report.retries += result.retries;
+  if (!result.ok) return fail(deps, event, intent, [result.refusal], report);
+  const now = deps.clock.now();
+  await deps.intents.markEmailSent(
+    event,
+    { event_id: event.event_id, message_id: result.value, to, sent_at: now },
+    now,
+  );
+  crashIfArmed("worker_crash_after_send");
+  await crashPoint("worker.after_send");
   await crashPoint("worker.after_sent_mark");
   report.sent.push("email");
 }

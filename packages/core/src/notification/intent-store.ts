@@ -7,7 +7,7 @@ import { type Channel, type IntentState, intentsOf, type NotificationIntent } fr
 /** The states an intent ends in. */
 export type FinalIntentState = Exclude<IntentState, "PENDING">;
 
-/** The email send record: written as soon as the provider accepted the email, keyed by the intent. */
+/** The email send record: written with the SENT mark as soon as the provider accepted the email. */
 export interface EmailSendRecord {
   event_id: string;
   message_id: string;
@@ -18,7 +18,7 @@ export interface EmailSendRecord {
 /** The event an intent belongs to: enough to find its record and to make its text again. */
 export type IntentEvent = PaymentEvent;
 
-/** Reads intents and finishes them by compare-and-set; keeps the email send records beside them. */
+/** Reads intents and finishes them by compare-and-set; keeps the email send record with the email's mark. */
 export interface IntentStore {
   get(event: IntentEvent, channel: Channel): Promise<NotificationIntent | undefined>;
   /** Moves PENDING to a final state; false when it was no longer PENDING (someone else finished it). */
@@ -29,9 +29,11 @@ export interface IntentStore {
     now: number,
     reason?: string,
   ): Promise<boolean>;
-  getEmailSend(event: IntentEvent): Promise<EmailSendRecord | undefined>;
-  /** Records a send; false when a record was already there (a concurrent sender got there first). */
-  putEmailSend(event: IntentEvent, record: EmailSendRecord): Promise<boolean>;
+  /**
+   * Records an accepted email and marks its intent SENT in one write; false when the intent was no longer
+   * PENDING (a concurrent sender got there first).
+   */
+  markEmailSent(event: IntentEvent, record: EmailSendRecord, now: number): Promise<boolean>;
 }
 
 /**
@@ -74,16 +76,14 @@ export class DynamoIntentStore implements IntentStore {
     });
   }
 
-  async getEmailSend(event: IntentEvent): Promise<EmailSendRecord | undefined> {
-    const item = await this.record(event);
-    return item?.email_send as EmailSendRecord | undefined;
-  }
-
-  async putEmailSend(event: IntentEvent, record: EmailSendRecord): Promise<boolean> {
+  // The send record and the mark were two writes while they were two items; on one item they are one update,
+  // written as soon as the provider accepted, so the window in which a crash repeats an email is no wider.
+  async markEmailSent(event: IntentEvent, record: EmailSendRecord, now: number): Promise<boolean> {
     return this.conditional({
-      UpdateExpression: "SET email_send = :rec",
-      ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(email_send)",
-      ExpressionAttributeValues: { ":rec": record },
+      UpdateExpression: "SET email_send = :rec, intents.#ch.#state = :to, intents.#ch.finished_at = :now",
+      ConditionExpression: "intents.#ch.#state = :pending AND attribute_not_exists(email_send)",
+      ExpressionAttributeNames: { "#ch": "email", "#state": "state" },
+      ExpressionAttributeValues: { ":rec": record, ":to": "SENT", ":pending": "PENDING", ":now": now },
       event,
     });
   }
