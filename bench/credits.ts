@@ -1,18 +1,27 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { DynamoInbox, intentsOf, type PaymentEvent, readMerchantBalance, shardOf } from "@eo/core";
+import {
+  DEFAULT_BALANCE_SHARDS,
+  DynamoInbox,
+  eventRecordItem,
+  intentsOf,
+  type PaymentEvent,
+  readMerchantBalance,
+  shardOf,
+} from "@eo/core";
 import { startDynamoDbLocal } from "../packages/local/src/emulators/dynamodb-local";
 import { freePort } from "../packages/local/src/emulators/free-port";
 import { createTables } from "../packages/local/src/stack/create-resources";
 import { LOCAL_CREDENTIALS, localRegions } from "../packages/local/src/stack/regions";
+import { itemBytes, writeUnits } from "./cost/billing-rules";
 
 // `npm run bench:credits`: how many credits a second one merchant takes with its balance in one item versus spread
-// over shards, through the worker's real transaction (inbox, credit, balance shard, two intents) on DynamoDB Local.
+// over shards, through the worker's real write (the event's record: inbox entry, credit and intents) on DynamoDB Local.
 const CREDITS = Number(process.env.BENCH_CREDITS ?? 800);
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 16);
-const SHARDS = Number(process.env.BALANCE_SHARDS ?? 16);
+const SHARDS = Number(process.env.BALANCE_SHARDS ?? DEFAULT_BALANCE_SHARDS);
 const ROUNDS = 3;
-/** AWS: a partition takes at most 1,000 write units a second; a transactional write of an item up to 1 KB costs 2. */
+/** AWS: a partition takes at most 1,000 write units a second; a write of an item up to 1 KB costs 1. */
 const PARTITION_WCU_PER_S = 1_000;
 
 type Db = DynamoDBDocumentClient;
@@ -89,38 +98,26 @@ function hottestShare(shards: number, n: number): number {
 }
 
 /**
- * Write units one credit costs the merchant's hottest partition: the credit record and the balance shard update
- * live there, each under 1 KB, each billed 2 units inside a transaction (the inbox and the intents are keyed by
- * the event and spread over other partitions).
+ * Write units one credit costs the merchant's hottest partition: the event's record lives there (its inbox entry,
+ * the credit and the intents on one item), put once and marked once per channel when the push and the email went
+ * out, each write billed per started KB of the larger image (the email's mark carries its send record).
  */
 function wcuPerCreditOnShard(): number {
   const event = eventOf("a-typical-merchant-id", 123_456);
-  const credit = {
-    pk: "MERCHANT#a-typical-merchant-id#S000",
-    sk: `CREDIT#${event.event_id}`,
-    event_id: event.event_id,
-    payment_id: event.payment_id,
-    merchant_id: event.merchant_id,
-    amount: 3000,
-    currency: "USD",
-    occurred_at: event.occurred_at,
-    applied_at: event.occurred_at,
+  const put = eventRecordItem(event, intentsOf(event, event.occurred_at), SHARDS, event.occurred_at);
+  const sent = {
+    ...put,
+    intents: { push: { state: "SENT", finished_at: 1 }, email: { state: "SENT", finished_at: 1 } },
+    email_send: {
+      event_id: event.event_id,
+      message_id: "0100018c-ses-message-id",
+      to: event.email,
+      sent_at: 1,
+    },
   };
-  // The credit record is the whole write on the shard: the balance is the sum of the records (no running total).
-  return 2 * Math.ceil(itemBytes(credit) / 1024);
-}
-
-/** DynamoDB's item size: attribute names plus values (UTF-8 strings; numbers ~1 byte per two digits + 1). */
-function itemBytes(item: Record<string, string | number>): number {
-  return Object.entries(item).reduce(
-    (n, [k, v]) =>
-      n +
-      Buffer.byteLength(k) +
-      (typeof v === "number"
-        ? Math.ceil(String(v).replace(/^-|\./g, "").length / 2) + 1
-        : Buffer.byteLength(v)),
-    0,
-  );
+  const units = writeUnits(itemBytes(sent));
+  // The balance is the sum of the records (no running total), so these three writes are all the shard takes.
+  return units * 3;
 }
 
 function report(runs: { single: number[]; sharded: number[] }, share: number): void {

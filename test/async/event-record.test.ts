@@ -41,7 +41,11 @@ function metered() {
   const images = DynamoDBDocumentClient.from(new DynamoDBClient({}));
   const meter = new CostMeter(new Map([[table, shape]]), (_t, _k, op) => op, images);
   meter.attach(db);
-  return { table, db, meter, done: () => (db.destroy(), images.destroy()) };
+  const done = () => {
+    db.destroy();
+    images.destroy();
+  };
+  return { table, db, meter, done };
 }
 
 describe("the worker dies after acting (Part 6): the inbox, the credit and the intents are one event record", () => {

@@ -3,11 +3,15 @@ import { createHash } from "node:crypto";
 /**
  * How many partitions one merchant's credit records are spread over. One partition would take every credit of a
  * hot merchant, and a DynamoDB partition takes at most 1,000 write units a second (Part 6, "Shared limits"); each
- * credit record costs its partition 2 write units (one transactional write under 1 KB), so one partition tops
- * out near 500 credits/s and N shards near N × 500. Raising the count is safe at any time; lowering it is not,
- * because reads sum shards 0..N-1 only.
+ * event's record costs its partition up to 3 write units (its put and the push's and the email's marks, each
+ * under 1 KB), so one partition tops out near 333 credits/s and N shards near N × 333 (bench:credits prints the
+ * arithmetic with the hottest shard's measured share).
+ *
+ * The count is fixed for the consumer table's life: an event's record is also its inbox entry, keyed by the shard
+ * its id picks, so a worker counting differently would look for a redelivered event in another shard and credit
+ * it again. Change it only on a new table, with the events queue and its DLQ empty.
  */
-export const DEFAULT_BALANCE_SHARDS = 16;
+export const DEFAULT_BALANCE_SHARDS = 32;
 
 /** The shard count from `BALANCE_SHARDS`, or the default. */
 export function balanceShardCount(env: NodeJS.ProcessEnv = process.env): number {

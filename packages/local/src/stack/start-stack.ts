@@ -1,4 +1,4 @@
-import { clearFaults, resetClock } from "@eo/core";
+import { clearFaults, DEFAULT_BALANCE_SHARDS, resetClock } from "@eo/core";
 import { type FakePsp, type FakePspOptions, startFakePsp } from "@eo/psp";
 import { isAlive } from "../emulators/managed-process";
 import type { StartingPosition } from "../pollers/shard-reader";
@@ -193,7 +193,7 @@ function regionCommon(
     visibilityS: envNumber("EVENTS_VISIBILITY_TIMEOUT_S", EVENTS_VISIBILITY_TIMEOUT_S),
     startingPosition: opts.streamStartingPosition,
     relayMaxRetryAttempts: envNumber("RELAY_MAX_RETRY_ATTEMPTS", RELAY_MAX_RETRY_ATTEMPTS),
-    balanceShards: envNumber("BALANCE_SHARDS", 16),
+    balanceShards: envNumber("BALANCE_SHARDS", DEFAULT_BALANCE_SHARDS),
   } satisfies Omit<RegionInput, "role" | "lambdas" | "api">;
 }
 
