@@ -22,6 +22,8 @@ export type Trigger =
   | {
       kind: "ledger-stream";
       keyPrefix: string;
+      /** Also this Region's own inserts of items whose sort key starts so (journal entries carry their events). */
+      ownInsertsOfSkPrefix?: string;
       /** Also the inserts of items with this sort key, from either Region (a refund's journal entry). */
       insertsOfSk?: string;
     }
@@ -123,8 +125,15 @@ export const handlers: readonly HandlerSpec[] = [
   {
     id: "OutboxRelay",
     handler: "packages/functions/src/stream/outbox-relay.handler",
-    // JOURNAL#3 is a refund's first leg: the relay catches up a row that lost its REFUNDED write (Part 9).
-    trigger: { kind: "ledger-stream", keyPrefix: "OUTBOX#", insertsOfSk: "JOURNAL#3" },
+    // A journal entry carries its move's event (journal-and-outbox.ts); a caught-up move's event is an OUTBOX# item.
+    // JOURNAL#3 is a refund's entry: from either Region, the relay catches up a row that lost its REFUNDED write
+    // (Part 9).
+    trigger: {
+      kind: "ledger-stream",
+      keyPrefix: "OUTBOX#",
+      ownInsertsOfSkPrefix: "JOURNAL#",
+      insertsOfSk: "JOURNAL#3",
+    },
     access: { ledger: "write", sendEvents: true, readLedgerStream: true },
     timeoutSeconds: 30,
   },

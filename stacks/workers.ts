@@ -52,6 +52,20 @@ export function createWorkers(ctx: RegionContext, functions: RegionFunctions): v
                   },
                 }),
               },
+              ...(trigger.ownInsertsOfSkPrefix
+                ? [
+                    {
+                      // This Region's own journal entries: each carries the event of the move that wrote it.
+                      pattern: JSON.stringify({
+                        eventName: ["INSERT"],
+                        dynamodb: {
+                          Keys: { sk: { S: [{ prefix: trigger.ownInsertsOfSkPrefix }] } },
+                          NewImage: { origin_region: { S: [ctx.role] } },
+                        },
+                      }),
+                    },
+                  ]
+                : []),
               ...(trigger.insertsOfSk
                 ? [
                     {

@@ -56,7 +56,8 @@ function ledgerStep(pk: string, sk: string, op: Op, request: readonly RequestIte
       : op === "read"
         ? "reads"
         : "settle";
-  if (sk.startsWith("JOURNAL#")) return "settle";
+  // A journal entry is written by the settle and carries its event; the relay takes the event off it.
+  if (sk.startsWith("JOURNAL#")) return op === "update" ? "relay" : "settle";
   return op === "read" ? "reads" : "other";
 }
 

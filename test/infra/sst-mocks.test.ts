@@ -231,9 +231,19 @@ const mutations: Mutation[] = [
     on: HOME,
     breakIt: (c) => {
       const criteria = esmOf(c, "StandbyOutboxRelay").inputs.filterCriteria as { filters: unknown[] };
-      criteria.filters = criteria.filters.slice(0, 1);
+      criteria.filters = criteria.filters.slice(0, 2);
     },
     expectViolation: /standby: the relay does not take the inserts of JOURNAL#3 from either Region/,
+  },
+  {
+    what: "the relay without its own journal entries (every settled payment's event waits for the sweep)",
+    invariant: relaySubscription,
+    on: HOME,
+    breakIt: (c) => {
+      const criteria = esmOf(c, "PrimaryOutboxRelay").inputs.filterCriteria as { filters: unknown[] };
+      criteria.filters = [criteria.filters[0], criteria.filters[2]];
+    },
+    expectViolation: /primary: the relay does not take the inserts of its own JOURNAL# entries/,
   },
   {
     what: "a ledger stream with new images only",

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import {
+  CHARGE_JOURNAL_SK,
   type Channel,
   documentClient,
   intentsOf,
@@ -9,6 +10,8 @@ import {
   type NotificationIntent,
   outboxKey,
   type PaymentEvent,
+  paymentKey,
+  REFUND_JOURNAL_SK,
   type StoredIntent,
 } from "@eo/core";
 import { vi } from "vitest";
@@ -230,12 +233,23 @@ export async function intentOf(eventId: string, channel: Channel): Promise<Notif
   return made ? { ...made, ...stored } : undefined;
 }
 
-/** The event's outbox item in the ledger, if the relay has not deleted it yet. */
+/**
+ * The event while it is still in the outbox: its journal entry while that is listed in the outbox index, or an
+ * outbox item of its own (a caught-up move's); undefined once the relay has taken it out.
+ */
 export async function outboxItem(eventId: string): Promise<Record<string, unknown> | undefined> {
-  const out = await documentClient().send(
-    new GetCommand({ TableName: loadConfig().ledgerTable, Key: outboxKey(eventId), ConsistentRead: true }),
-  );
-  return out.Item;
+  const get = async (Key: Record<string, string>) =>
+    (
+      await documentClient().send(
+        new GetCommand({ TableName: loadConfig().ledgerTable, Key, ConsistentRead: true }),
+      )
+    ).Item;
+  const own = await get(outboxKey(eventId));
+  if (own) return own;
+  const cut = eventId.lastIndexOf(":");
+  const sk = eventId.slice(cut + 1) === "REFUNDED" ? REFUND_JOURNAL_SK : CHARGE_JOURNAL_SK;
+  const entry = await get({ pk: paymentKey(eventId.slice(0, cut)).pk, sk });
+  return entry?.gsi1pk === "OUTBOX" ? entry : undefined;
 }
 
 /** Counts the Powertools metrics the handlers add while a test runs (the handlers run in this process). */

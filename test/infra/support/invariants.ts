@@ -36,6 +36,7 @@ export const CONTRACT = {
     bisect: true,
     maximumRetryAttempts: 10,
     keyPrefix: "OUTBOX#",
+    journalSkPrefix: "JOURNAL#",
     refundJournalSk: "JOURNAL#3",
   },
   unauthenticatedRoutes: ["POST /webhooks/psp"],
@@ -427,9 +428,27 @@ export const relaySubscription: Invariant = {
       if (origins.length !== 1 || JSON.stringify(origins[0]) !== JSON.stringify([role])) {
         out.push(`${role}: the relay is not filtered to outbox items that ${role} wrote (origin_region)`);
       }
+      // ...this Region's own journal entries, which carry the events of their moves (journal-and-outbox.ts)...
+      const skOf = (p: Json) => arr(obj(keysOf(p).sk).S);
+      const entries = patterns.filter((p) => keysOf(p).pk === undefined && typeof skOf(p)[0] === "object");
+      const entryShape = entries.map((p) =>
+        JSON.stringify([
+          obj(p).eventName,
+          str(obj(skOf(p)[0]).prefix),
+          arr(obj(obj(obj(obj(p).dynamodb).NewImage).origin_region).S),
+        ]),
+      );
+      if (
+        entryShape.length !== 1 ||
+        entryShape[0] !== JSON.stringify([["INSERT"], CONTRACT.relay.journalSkPrefix, [role]])
+      ) {
+        out.push(
+          `${role}: the relay does not take the inserts of its own ${CONTRACT.relay.journalSkPrefix} entries`,
+        );
+      }
       // ...and a refund's journal entry from either Region, so that a row that lost its REFUNDED write catches up.
-      const journal = patterns.filter((p) => keysOf(p).pk === undefined);
-      const sks = journal.map((p) => JSON.stringify([obj(p).eventName, arr(obj(keysOf(p).sk).S)]));
+      const journal = patterns.filter((p) => keysOf(p).pk === undefined && typeof skOf(p)[0] !== "object");
+      const sks = journal.map((p) => JSON.stringify([obj(p).eventName, skOf(p)]));
       if (sks.length !== 1 || sks[0] !== JSON.stringify([["INSERT"], [CONTRACT.relay.refundJournalSk]])) {
         out.push(
           `${role}: the relay does not take the inserts of ${CONTRACT.relay.refundJournalSk} from either Region`,

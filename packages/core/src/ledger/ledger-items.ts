@@ -74,6 +74,11 @@ export interface OutboxItem {
    * other Region's writes too); the other's leftovers reach the queue through the promoted Region's sweep.
    */
   origin_region?: "primary" | "standby";
+  /**
+   * The journal entry that carries the event (`PAY#…`, `JOURNAL#…`), read from the item's keys and never stored:
+   * the relay takes the event off the entry instead of deleting an outbox item of its own.
+   */
+  entry?: { pk: string; sk: string };
 }
 
 export const paymentKey = (paymentId: string) => ({ pk: `PAY#${paymentId}`, sk: "PAYMENT" });

@@ -1,23 +1,49 @@
-import { DeleteCommand, type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  QueryCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import { isConditionFailure } from "../aws/document-client";
 import { OUTBOX_INDEX_PK, type OutboxItem, outboxKey, padTime } from "../ledger/ledger-items";
 
 /** The outbox items in the ledger table, as the relay and the sweep see them. */
 export interface OutboxStore {
-  /** Deletes a sent item; deleting one that is already gone is fine. */
-  remove(eventId: string): Promise<void>;
+  /** Takes a sent event out of the outbox; one that is already out is fine. */
+  remove(item: OutboxItem): Promise<void>;
   /** Items created before `beforeMs`, oldest first, at most `limit`. */
   listOlderThan(beforeMs: number, limit: number): Promise<OutboxItem[]>;
 }
 
-/** The outbox on the ledger table: pk `OUTBOX#{event_id}`, and the sparse index gsi1 ("OUTBOX", created_at). */
+/**
+ * The outbox on the ledger table: each event rides on the journal entry written with its move, listed in the
+ * sparse index gsi1 ("OUTBOX", created_at) until it is sent; a caught-up move's event is an item of its own
+ * (pk `OUTBOX#{event_id}`), listed the same way.
+ */
 export class DynamoOutboxStore implements OutboxStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 
-  async remove(eventId: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: outboxKey(eventId) }));
+  async remove(item: OutboxItem): Promise<void> {
+    if (!item.entry) {
+      await this.db.send(new DeleteCommand({ TableName: this.table, Key: outboxKey(item.event_id) }));
+      return;
+    }
+    // The journal entry stays for ever; only its index entry goes (1 write unit, and the index's removal).
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: item.entry,
+          UpdateExpression: "REMOVE gsi1pk, gsi1sk",
+          ConditionExpression: "attribute_exists(gsi1pk)",
+        }),
+      );
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
   }
 
   async listOlderThan(beforeMs: number, limit: number): Promise<OutboxItem[]> {
@@ -34,11 +60,18 @@ export class DynamoOutboxStore implements OutboxStore {
           ExclusiveStartKey: start,
         }),
       );
-      items.push(...((out.Items ?? []) as OutboxItem[]));
+      items.push(...(out.Items ?? []).map(withEntry));
       start = out.LastEvaluatedKey;
     } while (start && items.length < limit);
     return items;
   }
+}
+
+// An event listed from a journal entry is taken off that entry once sent.
+function withEntry(item: Record<string, unknown>): OutboxItem {
+  const { pk, sk, gsi1pk: _p, gsi1sk: _s, legs: _l, at: _a, ...event } = item;
+  const entry = String(sk).startsWith("JOURNAL#") ? { entry: { pk: String(pk), sk: String(sk) } } : {};
+  return { ...(event as unknown as OutboxItem), ...entry };
 }
 
 /** Reads an outbox item out of a stream image (Lambda's JSON form: `{S: …}` / `{N: …}`). */
@@ -48,7 +81,10 @@ export function outboxItemFromImage(
   const s = (name: string) => image?.[name]?.S;
   const n = (name: string) => (image?.[name]?.N === undefined ? undefined : Number(image[name]?.N));
   const eventId = s("event_id");
-  if (!eventId || !s("pk")?.startsWith("OUTBOX#")) return undefined;
+  const pk = s("pk");
+  const sk = s("sk");
+  const onEntry = sk?.startsWith("JOURNAL#") === true;
+  if (!eventId || !(pk?.startsWith("OUTBOX#") || onEntry)) return undefined;
   const amount = n("amount");
   const createdAt = n("created_at");
   const fields = [s("payment_id"), s("merchant_id"), s("caller"), s("currency")];
@@ -70,5 +106,7 @@ export function outboxItemFromImage(
     amount,
     currency: s("currency") as string,
     created_at: createdAt,
+    ...(s("origin_region") ? { origin_region: s("origin_region") as OutboxItem["origin_region"] } : {}),
+    ...(onEntry ? { entry: { pk: pk as string, sk: sk as string } } : {}),
   };
 }

@@ -23,7 +23,7 @@ export interface SweepReport {
 }
 
 /**
- * Publishes each new outbox item, then deletes it (the relay of Part 6: publish, delete). The first failure
+ * Publishes each new outbox event, then takes it out of the outbox (the relay of Part 6: publish, delete). The first failure
  * throws, leaving that item and the rest for the retried batch; items already published are simply sent again
  * with the same id, which the queue's window or the worker's inbox drops.
  */
@@ -67,6 +67,6 @@ async function relayOne(deps: RelayDeps, item: OutboxItem): Promise<void> {
   await deps.publisher.publish(eventOfOutbox(item));
   crashIfArmed("relay_crash_after_publish");
   await crashPoint("relay.after_publish");
-  await deps.outbox.remove(item.event_id);
+  await deps.outbox.remove(item);
   await crashPoint("relay.after_delete");
 }

@@ -1,6 +1,7 @@
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import {
   catchUpRefunds,
+  loadConfig,
   type OutboxItem,
   outboxItemFromImage,
   paymentDeps,
@@ -15,17 +16,18 @@ import { AsyncMetric, countMetric, publishCountedMetrics } from "../async/async-
 import { logger } from "../shared/observability";
 
 /**
- * The outbox relay on the ledger's stream: each new outbox item is sent to the FIFO queue with its stored event
- * id, then deleted. A failure throws, so the event source mapping retries the batch in order.
+ * The outbox relay on the ledger's stream: each new outbox event (on its journal entry, or an item of its own) is
+ * sent to the FIFO queue with its stored event id, then taken out of the outbox. A failure throws, so the event source mapping retries the batch in order.
  */
 export const handler = middy(async (event: DynamoDBStreamEvent): Promise<void> => {
   // The mapping's second filter brings each refund's journal entry: a row behind it is caught up (catch-up-refund.ts).
   const caughtUp = await catchUpRefunds(paymentDeps(), regionGate(), refundsJournalled(event.Records));
   if (caughtUp > 0) logger.warn("rows caught up with their replicated refund", { caughtUp });
+  const own = loadConfig().regionRole;
   const items = event.Records.filter((r) => r.eventName === "INSERT")
     .map((r) => outboxItemFromImage(r.dynamodb?.NewImage as Parameters<typeof outboxItemFromImage>[0]))
-    .filter((item): item is OutboxItem => item !== undefined);
-  // The mapping's filter gives this relay only its own Region's outbox items (never the replicated ones), and
+    .filter((item): item is OutboxItem => item !== undefined && item.origin_region === own);
+  // Only this Region's own events (a refund's entry from the other Region came for the catch-up above), and
   // it relays them even once fenced: they are facts its Region committed, and relaying them is how a planned
   // failover's drain empties the old Region's outbox. The same event ids meet the queue's dedup and the inbox.
   if (items.length === 0) return;

@@ -103,22 +103,26 @@ function startStreamJobPoller(input: RegionPollerInput): Promise<Poller> {
 }
 
 /**
- * The mapping's filter criteria, as stacks/workers.ts sets them: outbox items this Region wrote (the replica's
- * stream also carries the other Region's writes; those reach the queue through the promoted Region's sweep), or
- * either Region's inserts of the sort key the trigger names (a refund's journal entry).
+ * The mapping's filter criteria, as stacks/workers.ts sets them: outbox items and journal entries this Region wrote
+ * (the replica's stream also carries the other Region's writes; those reach the queue through the promoted Region's
+ * sweep), or either Region's inserts of the sort key the trigger names (a refund's journal entry).
  */
 function relayFilter(trigger: (typeof handlers)[number]["trigger"], role: RegionRole) {
   if (trigger.kind !== "ledger-stream") throw new Error("the relay must be on the ledger stream");
-  const { keyPrefix: prefix, insertsOfSk } = trigger;
+  const { keyPrefix: prefix, ownInsertsOfSkPrefix: ownSk, insertsOfSk } = trigger;
   return (record: {
     eventName?: string;
     dynamodb?: { Keys?: Record<string, { S?: string }>; NewImage?: Record<string, { S?: string }> };
-  }) =>
-    ((record.dynamodb?.Keys?.pk?.S?.startsWith(prefix) ?? false) &&
-      record.dynamodb?.NewImage?.origin_region?.S === role) ||
-    (insertsOfSk !== undefined &&
-      record.eventName === "INSERT" &&
-      record.dynamodb?.Keys?.sk?.S === insertsOfSk);
+  }) => {
+    const own = record.dynamodb?.NewImage?.origin_region?.S === role;
+    const sk = record.dynamodb?.Keys?.sk?.S;
+    const insert = record.eventName === "INSERT";
+    return (
+      ((record.dynamodb?.Keys?.pk?.S?.startsWith(prefix) ?? false) && own) ||
+      (ownSk !== undefined && insert && own && (sk?.startsWith(ownSk) ?? false)) ||
+      (insertsOfSk !== undefined && insert && sk === insertsOfSk)
+    );
+  };
 }
 
 /** The relay mapping's on-failure destination, as in AWS: a description of the records it gave up on. */
