@@ -21,6 +21,7 @@ function printSummary(s: ChaosSummary): void {
   );
   log(`  runs          ${s.runs} in ${s.seconds} s on ${s.parallel} stack(s): ${s.runsPerMinute} runs/min`);
   log(`  violations    ${s.violations.length}`);
+  if (s.stoppedBy) log(`  stopped early by ${s.stoppedBy}: the runs above are every schedule that finished`);
   log("  faults fired by kind:");
   const kinds = Object.entries(s.faultsFired).sort((a, b) => b[1] - a[1]);
   for (const [k, n] of kinds) log(`    ${k.padEnd(34)} ${String(n).padStart(7)}`);

@@ -21,6 +21,8 @@ export interface ChaosSummary {
   runsPerMinute: number;
   faultsFired: Record<string, number>;
   violations: Array<{ index: number; file: string; checks: string[] }>;
+  /** The signal that stopped the run before its schedules or its time were used up, if one did. */
+  stoppedBy?: string;
 }
 
 /**
@@ -85,6 +87,25 @@ export async function longRun(s: ChaosSettings, log: (l: string) => void): Promi
       `  [${String(summary.runs).padStart(String(s.runs).length)}/${s.runs}] ${rate.toFixed(1)} runs/min, ${summary.violations.length} violations, ${Object.values(summary.faultsFired).reduce((a, n) => a + n, 0)} faults fired`,
     );
   };
+  // A person who stops a long run still gets its summary: the first Ctrl-C (or TERM) starts no new schedule and
+  // lets those in flight finish and the stacks stop; a second one abandons them.
+  let stoppedAt = 0;
+  const stop = (signal: NodeJS.Signals) => {
+    // npm and tsx pass a terminal's Ctrl-C on to this process as well: one press can arrive twice at once.
+    if (summary.stoppedBy && Date.now() - stoppedAt < 2_000) return;
+    if (summary.stoppedBy) {
+      log(`${signal} again: abandoning the schedules in flight`);
+      process.exit(130);
+    }
+    summary.stoppedBy = signal;
+    stoppedAt = Date.now();
+    next = schedules.length;
+    log(
+      `${signal}: no new schedules; finishing those in flight, then the summary (${signal} again abandons them)`,
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   let lastLine = 0;
   // A line every 2 s for a short run; a long one would bury its summary, so every 15 s.
   const lineEveryMs = s.runs > 500 || s.forMinutes ? 15_000 : 2_000;
@@ -118,6 +139,8 @@ export async function longRun(s: ChaosSettings, log: (l: string) => void): Promi
     );
   } finally {
     await Promise.all(stacks.map((st) => st.stop()));
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
   }
   summary.seconds = Math.round((Date.now() - started) / 1000);
   summary.runsPerMinute = Number(((summary.runs / Math.max(1, summary.seconds)) * 60).toFixed(1));
