@@ -91,8 +91,9 @@ describe("the worker dies after acting (Part 6): the inbox, the credit and the i
     const emailedAgain = await intents.markEmailSent(event, { ...send, message_id: "ses-2" }, 6);
     // assess
     expect([pushed, pushedAgain, emailed, emailedAgain]).toEqual([true, false, true, false]);
-    expect(await intents.get(event, "push")).toMatchObject({ state: "SENT", title: "Payment successful" });
-    expect(await intents.get(event, "email")).toMatchObject({ state: "SENT", to: "buyer@example.com" });
+    const read = await intents.read(event);
+    expect(read.push).toMatchObject({ state: "SENT", title: "Payment successful" });
+    expect(read.email).toMatchObject({ state: "SENT", to: "buyer@example.com" });
     const record = await db.send(
       new GetCommand({ TableName: table, Key: eventRecordKey(event, SHARDS), ConsistentRead: true }),
     );

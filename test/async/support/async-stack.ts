@@ -5,7 +5,7 @@ import {
   CHARGE_JOURNAL_SK,
   type Channel,
   documentClient,
-  intentsOf,
+  intentOfRecord,
   loadConfig,
   type NotificationIntent,
   outboxKey,
@@ -229,8 +229,7 @@ export async function intentOf(eventId: string, channel: Channel): Promise<Notif
     type: String(item.sk).startsWith("DEBIT#") ? "payment.refunded" : "payment.succeeded",
     email: stored.to,
   } as PaymentEvent;
-  const made = intentsOf(event, stored.created_at).find((i) => i.channel === channel);
-  return made ? { ...made, ...stored } : undefined;
+  return intentOfRecord(event, channel, stored);
 }
 
 /**

@@ -49,22 +49,23 @@ export async function finishIntents(
   budget: TimeBudget,
 ): Promise<NotifyReport> {
   const report: NotifyReport = { sent: [], suppressed: [], failed: [], retries: 0, failedOpen: 0 };
-  await finishPush(deps, event, budget, report);
-  await finishEmail(deps, event, budget, report);
+  // Both channels' intents live on the event's record: one read serves both, and each mark is a compare-and-set.
+  const intents = await deps.intents.read(event);
+  await finishPush(deps, event, intents.push, budget, report);
+  await finishEmail(deps, event, intents.email, budget, report);
   return report;
 }
 
 async function finishPush(
   deps: NotifyDeps,
   event: PaymentEvent,
+  stored: NotificationIntent | undefined,
   budget: TimeBudget,
   report: NotifyReport,
 ): Promise<void> {
   const unsafe = unsafeSwitches();
   // Branch N: with no record, every delivery pushes, whatever the intent says.
-  const intent = unsafe.noNotificationRecord
-    ? intentsOf(event, deps.clock.now())[0]
-    : await deps.intents.get(event, "push");
+  const intent = unsafe.noNotificationRecord ? intentsOf(event, deps.clock.now())[0] : stored;
   if (intent?.state !== "PENDING") return;
   const logical = {
     recipient: intent.caller,
@@ -121,10 +122,10 @@ async function pushToDevices(
 async function finishEmail(
   deps: NotifyDeps,
   event: PaymentEvent,
+  intent: NotificationIntent | undefined,
   budget: TimeBudget,
   report: NotifyReport,
 ): Promise<void> {
-  const intent = await deps.intents.get(event, "email");
   if (intent?.state !== "PENDING") return;
   const to = intent.to;
   if (!to) return suppress(deps, event, intent, "no-address", report);

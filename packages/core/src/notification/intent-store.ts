@@ -15,15 +15,13 @@ export interface EmailSendRecord {
   sent_at: number;
 }
 
-/** The event an intent belongs to: enough to find its record and to make its text again. */
-export type IntentEvent = PaymentEvent;
-
 /** Reads intents and finishes them by compare-and-set; keeps the email send record with the email's mark. */
 export interface IntentStore {
-  get(event: IntentEvent, channel: Channel): Promise<NotificationIntent | undefined>;
+  /** The event's intents, by channel, from one read of its record. */
+  read(event: PaymentEvent): Promise<Partial<Record<Channel, NotificationIntent>>>;
   /** Moves PENDING to a final state; false when it was no longer PENDING (someone else finished it). */
   finish(
-    event: IntentEvent,
+    event: PaymentEvent,
     channel: Channel,
     state: FinalIntentState,
     now: number,
@@ -33,7 +31,7 @@ export interface IntentStore {
    * Records an accepted email and marks its intent SENT in one write; false when the intent was no longer
    * PENDING (a concurrent sender got there first).
    */
-  markEmailSent(event: IntentEvent, record: EmailSendRecord, now: number): Promise<boolean>;
+  markEmailSent(event: PaymentEvent, record: EmailSendRecord, now: number): Promise<boolean>;
 }
 
 /**
@@ -47,14 +45,17 @@ export class DynamoIntentStore implements IntentStore {
     private readonly shards: number,
   ) {}
 
-  async get(event: IntentEvent, channel: Channel): Promise<NotificationIntent | undefined> {
+  async read(event: PaymentEvent): Promise<Partial<Record<Channel, NotificationIntent>>> {
     const item = await this.record(event);
-    const stored = (item?.intents as Partial<Record<Channel, StoredIntent>> | undefined)?.[channel];
-    return stored ? intentFrom(event, channel, stored) : undefined;
+    const stored = (item?.intents ?? {}) as Partial<Record<Channel, StoredIntent>>;
+    const out: Partial<Record<Channel, NotificationIntent>> = {};
+    for (const [channel, one] of Object.entries(stored) as Array<[Channel, StoredIntent]>)
+      out[channel] = intentOfRecord(event, channel, one);
+    return out;
   }
 
   async finish(
-    event: IntentEvent,
+    event: PaymentEvent,
     channel: Channel,
     state: FinalIntentState,
     now: number,
@@ -78,7 +79,7 @@ export class DynamoIntentStore implements IntentStore {
 
   // The send record and the mark were two writes while they were two items; on one item they are one update,
   // written as soon as the provider accepted, so the window in which a crash repeats an email is no wider.
-  async markEmailSent(event: IntentEvent, record: EmailSendRecord, now: number): Promise<boolean> {
+  async markEmailSent(event: PaymentEvent, record: EmailSendRecord, now: number): Promise<boolean> {
     return this.conditional({
       UpdateExpression: "SET email_send = :rec, intents.#ch.#state = :to, intents.#ch.finished_at = :now",
       ConditionExpression: "intents.#ch.#state = :pending AND attribute_not_exists(email_send)",
@@ -88,7 +89,7 @@ export class DynamoIntentStore implements IntentStore {
     });
   }
 
-  private async record(event: IntentEvent): Promise<Record<string, unknown> | undefined> {
+  private async record(event: PaymentEvent): Promise<Record<string, unknown> | undefined> {
     const out = await this.db.send(
       new GetCommand({
         TableName: this.table,
@@ -104,7 +105,7 @@ export class DynamoIntentStore implements IntentStore {
     ConditionExpression: string;
     ExpressionAttributeNames?: Record<string, string>;
     ExpressionAttributeValues: Record<string, unknown>;
-    event: IntentEvent;
+    event: PaymentEvent;
   }): Promise<boolean> {
     const { event, ...update } = u;
     try {
@@ -119,8 +120,12 @@ export class DynamoIntentStore implements IntentStore {
   }
 }
 
-/** The whole intent: its state as stored, its text and addressing made again from the event. */
-function intentFrom(event: IntentEvent, channel: Channel, stored: StoredIntent): NotificationIntent {
+/** The whole intent: its state as stored on the event's record, its text and addressing made again from the event. */
+export function intentOfRecord(
+  event: PaymentEvent,
+  channel: Channel,
+  stored: StoredIntent,
+): NotificationIntent {
   // An email intent needs the address it stored, even for an event that no longer carries one.
   const made = intentsOf({ ...event, ...(stored.to ? { email: stored.to } : {}) }, stored.created_at);
   const base = made.find((i) => i.channel === channel) ?? { ...(made[0] as NotificationIntent), channel };
