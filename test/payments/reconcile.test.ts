@@ -150,11 +150,20 @@ describe("npm run reconcile", () => {
   });
 });
 
-// Each run below starts its period as it begins: what earlier tests left is before it.
+/**
+ * The start of a new period, on a fresh second: the PSP lists charges by whole seconds, so a period that began in the
+ * second of the test before's last charge would list that charge too.
+ */
+async function freshPeriod(): Promise<number> {
+  await new Promise((r) => setTimeout(r, 1_000 - (Date.now() % 1_000) + 5));
+  return Date.now();
+}
+
+// Each run below starts its period on a fresh second as it begins: what earlier tests left is before it.
 describe("npm run reconcile at the edges of its period: what matches is not reported", () => {
   it("a payment written just before the period, charged inside it, matches (the ledger's look-back)", async () => {
     // prepare
-    const from = Date.now();
+    const from = await freshPeriod();
     const edge = await ledgerRow("SUCCEEDED", { created_at: from - 2_000 });
     await pspCharge(edge);
     // act
@@ -168,7 +177,7 @@ describe("npm run reconcile at the edges of its period: what matches is not repo
 
   it("a payment the resolver replayed hours after its row was written matches; a row of an earlier period is left alone", async () => {
     // prepare: an unknown from three hours before the period that a replay charged now, and yesterday's payment
-    const from = Date.now();
+    const from = await freshPeriod();
     const replayed = await ledgerRow("SUCCEEDED", { created_at: from - 3 * 3_600_000 });
     await pspCharge(replayed);
     const earlierPeriod = await ledgerRow("SUCCEEDED", {
@@ -187,7 +196,7 @@ describe("npm run reconcile at the edges of its period: what matches is not repo
 
   it("a charge made just before the ledger scan, its row still in flight, is counted too recent, not lost", async () => {
     // prepare
-    const from = Date.now();
+    const from = await freshPeriod();
     const inFlight = paymentIdOf("u-rec", randomUUID());
     await pspCharge(inFlight);
     // act
@@ -200,10 +209,8 @@ describe("npm run reconcile at the edges of its period: what matches is not repo
   });
 
   it("a payment made between the two reads matches, whichever side is read first", async () => {
-    // prepare: real sources, with a real payment as soon as the first side has been read. The PSP lists charges by
-    // whole seconds, so the period starts on a fresh second: the test before's in-flight charge stays out of it.
-    await new Promise((r) => setTimeout(r, 1_000 - (Date.now() % 1_000) + 5));
-    const from = Date.now();
+    // prepare: real sources, with a real payment as soon as the first side has been read
+    const from = await freshPeriod();
     const real = reconcileSources({
       db: tablesOf(stack()).db,
       ledgerTable: env().LEDGER_TABLE,
