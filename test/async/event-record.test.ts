@@ -1,9 +1,11 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import {
   DynamoInbox,
   DynamoIntentStore,
+  eventRecordItem,
   eventRecordKey,
+  intentMarkKey,
   intentsOf,
   loadConfig,
   type PaymentEvent,
@@ -77,7 +79,7 @@ describe("the worker dies after acting (Part 6): the inbox, the credit and the i
     done();
   });
 
-  it("marks each intent on the record by compare-and-set: the push once, the email with its send record in one write", async () => {
+  it("marks each intent's end by compare-and-set: the push once, the email with its send record in one write", async () => {
     // prepare
     const { table, db, meter, done } = metered();
     const event = eventFor(`m-marks-${Date.now()}`);
@@ -94,11 +96,41 @@ describe("the worker dies after acting (Part 6): the inbox, the credit and the i
     const read = await intents.read(event);
     expect(read.push).toMatchObject({ state: "SENT", title: "Payment successful" });
     expect(read.email).toMatchObject({ state: "SENT", to: "buyer@example.com" });
+    const mark = await db.send(
+      new GetCommand({ TableName: table, Key: intentMarkKey(event, "email", SHARDS), ConsistentRead: true }),
+    );
+    expect(mark.Item?.email_send).toMatchObject({ message_id: "ses-1" });
+    // The record put and four marks, each a put of one small item: a refused one is billed too.
+    expect(meter.snapshot().get("put")).toMatchObject({ calls: 5, writeUnits: 5 });
+    done();
+  });
+});
+
+describe("a failover's replicated write of the event record (last writer wins, whole items)", () => {
+  it("does not undo a SENT mark: this Region's redelivery still finds the push sent", async () => {
+    // prepare: this Region applied the event and sent both intents
+    const { table, db, done } = metered();
+    const event = eventFor(`m-lww-${Date.now()}`);
+    await new DynamoInbox(db, table, SHARDS).applyOnce(event, intentsOf(event, 1), 1);
+    const intents = new DynamoIntentStore(db, table, SHARDS);
+    await intents.finish(event, "push", "SENT", 5);
+    await intents.markEmailSent(
+      event,
+      { event_id: event.event_id, message_id: "ses-1", to: "b@x", sent_at: 5 },
+      5,
+    );
+    // act: the other Region's own record of the event arrives later, as replication applies it (whole, intents PENDING)
+    await db.send(
+      new PutCommand({ TableName: table, Item: eventRecordItem(event, intentsOf(event, 9), SHARDS, 9) }),
+    );
+    // assess: the record says PENDING again, and still the intents read as sent
     const record = await db.send(
       new GetCommand({ TableName: table, Key: eventRecordKey(event, SHARDS), ConsistentRead: true }),
     );
-    expect(record.Item?.email_send).toMatchObject({ message_id: "ses-1" });
-    expect(meter.snapshot().get("update")).toMatchObject({ calls: 4, writeUnits: 4 });
+    expect(record.Item?.intents).toMatchObject({ push: { state: "PENDING" }, email: { state: "PENDING" } });
+    const read = await intents.read(event);
+    expect(read.push?.state).toBe("SENT");
+    expect(read.email?.state).toBe("SENT");
     done();
   });
 });

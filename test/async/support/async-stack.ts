@@ -5,6 +5,7 @@ import {
   CHARGE_JOURNAL_SK,
   type Channel,
   documentClient,
+  type IntentMark,
   intentOfRecord,
   loadConfig,
   type NotificationIntent,
@@ -204,7 +205,7 @@ export async function drained(stack: LocalStack, eventId: string): Promise<void>
 /**
  * The event's intent on a channel, read from its event record on the consumer table. The record is keyed by
  * the merchant's shard, which a test knows only through the event id, so it is found by a scan (test tables
- * are small); its text is made again from the record, as the worker does.
+ * are small); its text is made again from the record, and its end read from its mark item, as the worker does.
  */
 export async function intentOf(eventId: string, channel: Channel): Promise<NotificationIntent | undefined> {
   let item: Record<string, unknown> | undefined;
@@ -229,7 +230,14 @@ export async function intentOf(eventId: string, channel: Channel): Promise<Notif
     type: String(item.sk).startsWith("DEBIT#") ? "payment.refunded" : "payment.succeeded",
     email: stored.to,
   } as PaymentEvent;
-  return intentOfRecord(event, channel, stored);
+  const mark = await documentClient().send(
+    new GetCommand({
+      TableName: loadConfig().consumerTable,
+      Key: { pk: item.pk, sk: `MARK#${eventId}#${channel}` },
+      ConsistentRead: true,
+    }),
+  );
+  return intentOfRecord(event, channel, stored, mark.Item as IntentMark | undefined);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { merchantShardPk, shardOf } from "../merchant/balance-shards";
 import type { Channel, NotificationIntent } from "../notification/intent";
+import type { EmailSendRecord, FinalIntentState } from "../notification/intent-store";
 import type { PaymentEvent } from "../outbox/payment-event";
 
 /** The credit record, in the item collection of the balance shard it was added to. */
@@ -21,6 +22,26 @@ export interface StoredIntent {
   finished_at?: number;
   reason?: string;
   to?: string;
+}
+
+/** An intent's end: a mark item beside the event's record, written once, final (see DynamoIntentStore). */
+export interface IntentMark {
+  event_id: string;
+  channel: Channel;
+  state: FinalIntentState;
+  finished_at: number;
+  reason?: string;
+  /** The email's send record, written with its SENT mark. */
+  email_send?: EmailSendRecord;
+}
+
+/** The key of an intent's mark: in the event record's partition, so one BatchGetItem reads the record and both. */
+export function intentMarkKey(
+  event: Pick<PaymentEvent, "type" | "merchant_id" | "event_id">,
+  channel: Channel,
+  shards: number,
+) {
+  return { pk: eventRecordKey(event, shards).pk, sk: `MARK#${event.event_id}#${channel}` };
 }
 
 /**

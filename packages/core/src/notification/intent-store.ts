@@ -1,8 +1,8 @@
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, type DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { isConditionFailure } from "../aws/document-client";
-import { eventRecordKey, type StoredIntent } from "../inbox/event-record";
+import { eventRecordKey, type IntentMark, intentMarkKey, type StoredIntent } from "../inbox/event-record";
 import type { PaymentEvent } from "../outbox/payment-event";
-import { type Channel, type IntentState, intentsOf, type NotificationIntent } from "./intent";
+import { CHANNELS, type Channel, type IntentState, intentsOf, type NotificationIntent } from "./intent";
 
 /** The states an intent ends in. */
 export type FinalIntentState = Exclude<IntentState, "PENDING">;
@@ -35,8 +35,12 @@ export interface IntentStore {
 }
 
 /**
- * Intents and the email send record as attributes of the event's record on the consumer table
- * (`intents.{channel}`, `email_send`), so that the marks are single-item updates of one small item.
+ * Intents on the event's record (`intents.{channel}`, written PENDING with the record), and each intent's end as a
+ * mark item of its own beside it (`MARK#{event_id}#{channel}`: SENT, SUPPRESSED or FAILED, with the email's send
+ * record). A mark on the record itself could be undone: global tables replicate whole items, last writer wins, so
+ * the other Region's later write of the same record during a failover (its own put, with its intents PENDING)
+ * replaced a SENT mark here, and this Region's next redelivery sent again (found by the fault checker). A mark
+ * item is only ever written final, by either Region, so no replicated write can make it PENDING again.
  */
 export class DynamoIntentStore implements IntentStore {
   constructor(
@@ -46,11 +50,11 @@ export class DynamoIntentStore implements IntentStore {
   ) {}
 
   async read(event: PaymentEvent): Promise<Partial<Record<Channel, NotificationIntent>>> {
-    const item = await this.record(event);
-    const stored = (item?.intents ?? {}) as Partial<Record<Channel, StoredIntent>>;
+    const { record, marks } = await this.recordAndMarks(event);
+    const stored = (record?.intents ?? {}) as Partial<Record<Channel, StoredIntent>>;
     const out: Partial<Record<Channel, NotificationIntent>> = {};
     for (const [channel, one] of Object.entries(stored) as Array<[Channel, StoredIntent]>)
-      out[channel] = intentOfRecord(event, channel, one);
+      out[channel] = intentOfRecord(event, channel, one, marks[channel]);
     return out;
   }
 
@@ -61,56 +65,34 @@ export class DynamoIntentStore implements IntentStore {
     now: number,
     reason?: string,
   ): Promise<boolean> {
-    const set = ["intents.#ch.#state = :to", "intents.#ch.finished_at = :now"];
-    if (reason) set.push("intents.#ch.reason = :reason");
-    return this.conditional({
-      UpdateExpression: `SET ${set.join(", ")}`,
-      ConditionExpression: "intents.#ch.#state = :pending",
-      ExpressionAttributeNames: { "#ch": channel, "#state": "state" },
-      ExpressionAttributeValues: {
-        ":to": state,
-        ":pending": "PENDING",
-        ":now": now,
-        ...(reason ? { ":reason": reason } : {}),
-      },
-      event,
-    });
+    return this.putMark(event, channel, { state, finished_at: now, ...(reason ? { reason } : {}) });
   }
 
-  // The send record and the mark were two writes while they were two items; on one item they are one update,
-  // written as soon as the provider accepted, so the window in which a crash repeats an email is no wider.
+  // The send record and the mark are one item, written as soon as the provider accepted, so the window in which
+  // a crash repeats an email is no wider than one write.
   async markEmailSent(event: PaymentEvent, record: EmailSendRecord, now: number): Promise<boolean> {
-    return this.conditional({
-      UpdateExpression: "SET email_send = :rec, intents.#ch.#state = :to, intents.#ch.finished_at = :now",
-      ConditionExpression: "intents.#ch.#state = :pending AND attribute_not_exists(email_send)",
-      ExpressionAttributeNames: { "#ch": "email", "#state": "state" },
-      ExpressionAttributeValues: { ":rec": record, ":to": "SENT", ":pending": "PENDING", ":now": now },
-      event,
-    });
+    return this.putMark(event, "email", { state: "SENT", finished_at: now, email_send: record });
   }
 
-  private async record(event: PaymentEvent): Promise<Record<string, unknown> | undefined> {
-    const out = await this.db.send(
-      new GetCommand({
-        TableName: this.table,
-        Key: eventRecordKey(event, this.shards),
-        ConsistentRead: true,
-      }),
-    );
-    return out.Item;
-  }
-
-  private async conditional(u: {
-    UpdateExpression: string;
-    ConditionExpression: string;
-    ExpressionAttributeNames?: Record<string, string>;
-    ExpressionAttributeValues: Record<string, unknown>;
-    event: PaymentEvent;
-  }): Promise<boolean> {
-    const { event, ...update } = u;
+  /** The mark, put only if absent: the compare-and-set that lets one run of this Region finish the intent. */
+  private async putMark(
+    event: PaymentEvent,
+    channel: Channel,
+    end: Omit<IntentMark, "event_id" | "channel">,
+  ) {
     try {
+      const item = {
+        ...intentMarkKey(event, channel, this.shards),
+        event_id: event.event_id,
+        channel,
+        ...end,
+      };
       await this.db.send(
-        new UpdateCommand({ TableName: this.table, Key: eventRecordKey(event, this.shards), ...update }),
+        new PutCommand({
+          TableName: this.table,
+          Item: item,
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
       );
       return true;
     } catch (err) {
@@ -118,6 +100,39 @@ export class DynamoIntentStore implements IntentStore {
       throw err;
     }
   }
+
+  /** The record and both channels' marks in one round trip (the marks share the record's partition). */
+  private async recordAndMarks(event: PaymentEvent) {
+    const keys = [
+      eventRecordKey(event, this.shards),
+      ...CHANNELS.map((c) => intentMarkKey(event, c, this.shards)),
+    ];
+    const items = await batchGetConsistent(this.db, this.table, keys);
+    const record = items.find((i) => String(i.sk).startsWith("CREDIT#") || String(i.sk).startsWith("DEBIT#"));
+    const marks: Partial<Record<Channel, IntentMark>> = {};
+    for (const i of items)
+      if (String(i.sk).startsWith("MARK#")) marks[i.channel as Channel] = i as unknown as IntentMark;
+    return { record, marks };
+  }
+}
+
+/** Reads every key (unprocessed keys again, as BatchGetItem may leave some under load), strongly consistent. */
+async function batchGetConsistent(
+  db: DynamoDBDocumentClient,
+  table: string,
+  keys: Array<Record<string, string>>,
+): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  let pending: Array<Record<string, unknown>> = keys;
+  for (let attempt = 0; pending.length > 0; attempt += 1) {
+    if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1_000, 20 * 2 ** attempt)));
+    const out = await db.send(
+      new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    found.push(...(out.Responses?.[table] ?? []));
+    pending = out.UnprocessedKeys?.[table]?.Keys ?? [];
+  }
+  return found;
 }
 
 /** The whole intent: its state as stored on the event's record, its text and addressing made again from the event. */
@@ -125,9 +140,14 @@ export function intentOfRecord(
   event: PaymentEvent,
   channel: Channel,
   stored: StoredIntent,
+  mark?: Pick<IntentMark, "state" | "finished_at" | "reason">,
 ): NotificationIntent {
   // An email intent needs the address it stored, even for an event that no longer carries one.
   const made = intentsOf({ ...event, ...(stored.to ? { email: stored.to } : {}) }, stored.created_at);
   const base = made.find((i) => i.channel === channel) ?? { ...(made[0] as NotificationIntent), channel };
-  return { ...base, ...stored };
+  // The mark, once there, is the intent's end whatever the record says (a replicated write may say PENDING).
+  const end = mark
+    ? { state: mark.state, finished_at: mark.finished_at, ...(mark.reason ? { reason: mark.reason } : {}) }
+    : {};
+  return { ...base, ...stored, ...end };
 }
