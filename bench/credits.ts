@@ -4,6 +4,7 @@ import {
   DEFAULT_BALANCE_SHARDS,
   DynamoInbox,
   eventRecordItem,
+  intentMarkKey,
   intentsOf,
   type PaymentEvent,
   readMerchantBalance,
@@ -99,15 +100,22 @@ function hottestShare(shards: number, n: number): number {
 
 /**
  * Write units one credit costs the merchant's hottest partition: the event's record lives there (its inbox entry,
- * the credit and the intents on one item), put once and marked once per channel when the push and the email went
- * out, each write billed per started KB of the larger image (the email's mark carries its send record).
+ * the credit and the intents on one item), put once, and each intent's end is a mark item beside it (same
+ * partition) when the push and the email went out, each write billed per started KB (the email's mark carries
+ * its send record).
  */
 function wcuPerCreditOnShard(): number {
   const event = eventOf("a-typical-merchant-id", 123_456);
   const put = eventRecordItem(event, intentsOf(event, event.occurred_at), SHARDS, event.occurred_at);
-  const sent = {
-    ...put,
-    intents: { push: { state: "SENT", finished_at: 1 }, email: { state: "SENT", finished_at: 1 } },
+  const mark = (channel: "push" | "email") => ({
+    ...intentMarkKey(event, channel, SHARDS),
+    event_id: event.event_id,
+    channel,
+    state: "SENT",
+    finished_at: 1,
+  });
+  const emailMark = {
+    ...mark("email"),
     email_send: {
       event_id: event.event_id,
       message_id: "0100018c-ses-message-id",
@@ -115,9 +123,8 @@ function wcuPerCreditOnShard(): number {
       sent_at: 1,
     },
   };
-  const units = writeUnits(itemBytes(sent));
   // The balance is the sum of the records (no running total), so these three writes are all the shard takes.
-  return units * 3;
+  return [put, mark("push"), emailMark].reduce((n, item) => n + writeUnits(itemBytes(item)), 0);
 }
 
 function report(runs: { single: number[]; sharded: number[] }, share: number): void {

@@ -63,8 +63,9 @@ function ledgerStep(pk: string, sk: string, op: Op, request: readonly RequestIte
 
 function consumerStep(pk: string, sk: string, op: Op): string {
   // The event's record is its inbox entry, its credit or debit and its intents at once: put once (the inbox
-  // step), then marked by the sends.
+  // step); each intent's end is a mark item beside it, put by the sends.
   if (sk.startsWith("CREDIT#") || sk.startsWith("DEBIT#")) return op === "put" ? "inbox" : "sends";
+  if (sk.startsWith("MARK#")) return "sends";
   if (pk.startsWith("DEDUP#") || pk.startsWith("CAP#")) return "intents";
   if (pk.startsWith("DEVICE#") || pk.startsWith("DEVTOKEN#")) return "sends";
   return "other";
