@@ -239,6 +239,17 @@ function readOf(command: string, input: Item, output: Item | undefined) {
     const pk = values.find((v) => typeof v === "string") ?? command;
     return { table, key: { pk, id: pk }, units: readUnits(bytes, consistent) };
   }
+  if (command === "BatchGetCommand") {
+    // Billed as one GetItem per key asked for: each item per started 4 KB, an absent one at the minimum.
+    const [table = "", req] = Object.entries((input.RequestItems as Record<string, Item>) ?? {})[0] ?? [];
+    const keys = ((req?.Keys as Item[]) ?? []).length;
+    const found = ((output?.Responses as Record<string, Item[]>)?.[table] ?? []) as Item[];
+    const consistent = (req as Item | undefined)?.ConsistentRead === true;
+    const units =
+      found.reduce((n, i) => n + readUnits(itemBytes(i), consistent), 0) +
+      Math.max(0, keys - found.length) * readUnits(0, consistent);
+    return { table, key: (req?.Keys as Item[])?.[0] as Item, units };
+  }
   if (command === "TransactGetCommand") {
     const gets = (input.TransactItems as Array<{ Get: Item }>).map((g) => g.Get);
     const items = ((output?.Responses as Array<{ Item?: Item }>) ?? []).map((r) => r.Item);
