@@ -30,12 +30,16 @@ function printSummary(s: ChaosSummary): void {
 function printViolation(record: RunRecord, file: string): void {
   log(`\nVIOLATION (shrunk to ${record.schedule.steps.length} steps): ${describeSchedule(record.schedule)}`);
   for (const v of record.violations) log(`  ${v.check}: ${v.reason}`);
+  printHistory(record);
+  log(`\nreplay it:  npm run chaos -- --replay ${file}`);
+}
+
+function printHistory(record: Pick<RunRecord, "history">): void {
   log("history:");
   for (const e of record.history)
     log(
-      `  ${String(e.at_ms).padStart(6)} ms  ${e.process.padEnd(16)} ${e.type.padEnd(6)} ${e.op}${e.key ? ` ${e.key}` : ""}${e.status !== undefined ? ` → ${e.status}` : ""}${e.state ? ` ${e.state}` : ""}${e.replayed ? " (replayed)" : ""}`,
+      `  ${String(e.at_ms).padStart(6)} ms  ${e.process.padEnd(16)} ${e.type.padEnd(6)} ${e.op}${e.key ? ` ${e.key}` : ""}${e.payment_id ? ` ${e.payment_id}` : ""}${e.status !== undefined ? ` → ${e.status}` : ""}${e.state ? ` ${e.state}` : ""}${e.replayed ? " (replayed)" : ""}${e.detail && e.type !== "ok" ? ` (${e.detail})` : ""}`,
     );
-  log(`\nreplay it:  npm run chaos -- --replay ${file}`);
 }
 
 async function replay(s: ChaosSettings): Promise<number> {
@@ -54,6 +58,7 @@ async function replay(s: ChaosSettings): Promise<number> {
       record.switches.server,
     );
     for (const v of again.violations) log(`  ${v.check}: ${v.reason}`);
+    if (again.violations.length > 0) printHistory(again);
     log(
       again.violations.length === 0
         ? "no violation on this replay"

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import {
+  inheritedAcrossFailover,
   listUnsettled,
   loadConfig,
   paymentDeps,
@@ -57,15 +58,23 @@ async function main(): Promise<number> {
   const rows = await listUnsettled(deps, limit);
   console.log(`${rows.length} payment(s) to examine in ${deps.config.region} (${deps.config.ledgerTable})`);
   if (v["dry-run"]) {
-    for (const r of rows)
-      console.log(`  would replay ${r.payment_id}  ${r.state}  ${r.amount} ${r.currency}`);
+    for (const r of rows) {
+      const how = inheritedAcrossFailover(r, control.epoch)
+        ? `would only look up (guarded in epoch ${r.epoch ?? 1}, now ${control.epoch})`
+        : "would replay";
+      console.log(`  ${how} ${r.payment_id}  ${r.state}  ${r.amount} ${r.currency}`);
+    }
     console.log(`dry run: nothing called, nothing changed`);
     return 0;
   }
   let n = 0;
-  const report = await settleUnknowns(deps, limit, (e) => {
-    n += 1;
-    console.log(`  [${n}/${rows.length}] ${e.payment_id}  ${e.from} -> ${e.to}`);
+  const report = await settleUnknowns(deps, {
+    limit,
+    epoch: control.epoch,
+    onProgress: (e) => {
+      n += 1;
+      console.log(`  [${n}/${rows.length}] ${e.payment_id}  ${e.from} -> ${e.to}`);
+    },
   });
   for (const a of report.anomalies)
     console.log(

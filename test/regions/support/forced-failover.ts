@@ -1,3 +1,4 @@
+import { paymentIdOf } from "../../../packages/core/src/ids/derive-ids";
 import type { ChaosApi } from "../../../scripts/lib/chaos/chaos-api";
 import { History } from "../../../scripts/lib/chaos/history";
 import { failActiveRegion, recoverRegions } from "../../../scripts/lib/chaos/region-nemesis";
@@ -21,4 +22,40 @@ export async function resolveAfterForcedFailover(api: ChaosApi) {
   await api.local("POST", "/replication", { paused: false });
   await recoverRegions(api, history);
   return { first, answer, charged: charges.some((c) => c.reference === first.body.payment_id) };
+}
+
+/**
+ * Part 9 twice over (found by the fault checker): the primary dies after its durable guard, before the PSP, and
+ * fails before the row replicates; in the standby, resolve finds no trace and voids the key, and the app pays with
+ * a new key. The primary comes back, then the standby fails before its tombstone replicates, and a forced failover
+ * returns to the primary, whose resolver finds the old PENDING row with no VOID beside it.
+ */
+export async function voidLostWithItsRegion(api: ChaosApi) {
+  const caller = `vl-${Date.now().toString(36)}`;
+  const order = { order_id: "o1", amount: 4_000, currency: "USD", payment_method: "pm_card_visa" };
+  const body = { ...order, merchant_id: `${caller}-m1` };
+  const history = new History();
+  await api.local("POST", "/replication", { paused: true });
+  await api.local("POST", "/faults", { crash_at: "pay.after_guard", n: 1 });
+  const died = await payWithSlot(api, caller, `${caller}-k0`, body);
+  await failActiveRegion(api, history);
+  const voided = await api.resolve(caller, `${caller}-k0`);
+  const paid = await payWithSlot(api, caller, `${caller}-k1`, body);
+  await failActiveRegion(api, history);
+  await api.local("POST", "/replication", { paused: false });
+  for (const advance_s of [60, 700]) {
+    await api.local("POST", "/clock", { advance_s });
+    await api.local("POST", "/run/resolver");
+  }
+  const charges = await api.local<Array<{ reference: string }>>("GET", "/psp/charges");
+  const references = [paymentIdOf(caller, `${caller}-k0`), String(paid.body.payment_id)];
+  const orphan = await api.payment(caller, references[0] ?? "");
+  await recoverRegions(api, history);
+  return {
+    died,
+    voided,
+    paid,
+    orphan,
+    charged: charges.filter((c) => references.includes(c.reference)).map((c) => c.reference),
+  };
 }

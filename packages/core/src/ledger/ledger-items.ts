@@ -29,6 +29,11 @@ export interface PaymentRow {
   first_not_found_at?: number;
   /** Something the PSP said that contradicts a final state (a charge.succeeded for a FAILED payment). */
   anomaly?: PaymentAnomaly;
+  /**
+   * The Region control's epoch when the durable guard was written (absent: the first epoch, or no Region
+   * control). A resolver under a later epoch only looks such a row's charge up (see settle-unknowns).
+   */
+  epoch?: number;
   created_at: number;
   updated_at: number;
 }

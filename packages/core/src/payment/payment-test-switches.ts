@@ -61,3 +61,11 @@ export const unsafeNoRefundCatchUp = (): boolean => process.env.EO_TEST_UNSAFE_N
  * before the fault checker found it: after a forced failover the row of the failed Region arrives and is charged.
  */
 export const unsafeReplayVoidedKey = (): boolean => process.env.EO_TEST_UNSAFE_REPLAY_VOIDED_KEY === "1";
+
+/**
+ * EO_TEST_UNSAFE_REPLAY_INHERITED_ROW=1 lets the resolver replay the charge of a row guarded under an earlier Region
+ * epoch, as before the fault checker found it: a key voided in a Region whose last second was lost in a forced
+ * failover is charged by the Region that comes back, beside the new key the app paid with.
+ */
+export const unsafeReplayInheritedRow = (): boolean =>
+  process.env.EO_TEST_UNSAFE_REPLAY_INHERITED_ROW === "1";

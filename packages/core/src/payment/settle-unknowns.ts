@@ -3,7 +3,7 @@ import type { PaymentRow } from "../ledger/ledger-items";
 import { settleRefund } from "./cancel-payment";
 import type { PaymentDeps } from "./payment-deps";
 import type { PaymentState } from "./payment-state";
-import { unsafeReplayVoidedKey } from "./payment-test-switches";
+import { unsafeReplayInheritedRow, unsafeReplayVoidedKey } from "./payment-test-switches";
 import { renderPayment } from "./render-payment";
 import { replayCharge } from "./replay-charge";
 import { replayRefund } from "./replay-refund";
@@ -44,16 +44,21 @@ export async function listUnsettled(deps: PaymentDeps, limit = 100): Promise<Pay
   return rows;
 }
 
+/** How a resolver pass runs: how many rows per state, who hears each step, and the Region control's epoch now. */
+export interface ResolverPass {
+  limit?: number;
+  onProgress?: ResolverProgress;
+  /** The epoch of the control that lets this Region resolve; rows guarded under an earlier one are looked up. */
+  epoch?: number;
+}
+
 /**
  * The resolver (Part 3 and 4): replays the PSP call with the derived key for every payment whose
  * outcome is unknown, and PENDING ones whose owner's deadline plus margin has passed; moves them by
  * compare-and-set and rewrites the key record's stored answer to the final one.
  */
-export async function settleUnknowns(
-  deps: PaymentDeps,
-  limit = 100,
-  onProgress?: ResolverProgress,
-): Promise<ResolverReport> {
+export async function settleUnknowns(deps: PaymentDeps, pass: ResolverPass = {}): Promise<ResolverReport> {
+  const { limit = 100, onProgress, epoch } = pass;
   const anomalies = (await deps.ledger.listAnomalies(limit)).map((r) => ({
     payment_id: r.payment_id,
     state: r.state,
@@ -66,7 +71,7 @@ export async function settleUnknowns(
     const row = await deps.ledger.getPayment(listed.payment_id);
     if (row?.state !== listed.state) continue;
     report.examined += 1;
-    const { after, notRun } = await settleOne(deps, row);
+    const { after, notRun } = await settleOne(deps, row, epoch);
     onProgress?.({ payment_id: row.payment_id, from: row.state, to: after.state });
     if (after.state !== row.state)
       report.settled.push({ payment_id: row.payment_id, from: row.state, to: after.state });
@@ -80,12 +85,16 @@ export async function settleUnknowns(
 async function settleOne(
   deps: PaymentDeps,
   row: PaymentRow,
+  epoch: number | undefined,
 ): Promise<{ after: PaymentRow; notRun: boolean }> {
   const until = deps.clock.now() + PSP_TIMEOUT_MS;
   const refund = row.state === "REFUND_UNKNOWN" || row.state === "REFUND_PENDING";
   const reply = refund
     ? await replayRefund(deps, row, until, "resolver")
-    : await replayCharge(deps, row, until, { origin: "resolver", lookupOnly: await keyVoided(deps, row) });
+    : await replayCharge(deps, row, until, {
+        origin: "resolver",
+        lookupOnly: await lookUpOnly(deps, row, epoch),
+      });
   const settled = refund
     ? await settleRefund(deps, row, reply)
     : await settleCharge(deps, row.payment_id, reply, row);
@@ -102,14 +111,30 @@ async function settleOne(
   return { after: settled, notRun: reply.kind === "rate-limited" };
 }
 
-// A row whose key's locator says VOID arrived from a Region that failed within the lag, after this Region voided
-// the key for a resolve that found no trace of it (last writer wins per item: the row and the tombstone both stand).
-// The app was told VOID and may have paid with a new key: replaying this key would charge a second time (found by
-// the fault checker's two-Region schedules). Only a lookup is allowed; not found, it ends FAILED after the settle time.
+// Two ways a key may have been voided where this Region cannot see it, and the app told to pay with a new key;
+// replaying the row's charge would then charge the order a second time (both found by the fault checker's
+// two-Region schedules). Only a lookup is allowed; a row the PSP never charged ends FAILED after the settle time.
+async function lookUpOnly(deps: PaymentDeps, row: PaymentRow, epoch: number | undefined): Promise<boolean> {
+  return (await keyVoided(deps, row)) || inheritedAcrossFailover(row, epoch);
+}
+
+// The row's key's locator says VOID: the row arrived from a Region that failed within the lag, after this Region
+// voided the key for a resolve that found no trace of it (last writer wins per item: the row and tombstone stand).
 async function keyVoided(deps: PaymentDeps, row: PaymentRow): Promise<boolean> {
   if (unsafeReplayVoidedKey()) return false;
   const locator = await deps.ledger.getLocator(row.caller, row.client_key);
   return locator !== undefined && (locator.state === "VOID" || locator.payment_id !== row.payment_id);
+}
+
+/**
+ * Whether a row was guarded under an earlier Region epoch than `epoch`, so that the resolver only looks its charge up.
+ */
+// Another Region was active since, and may have voided the key in a last second that never replicated here (it
+// failed, and a forced failover came back to this Region). No tombstone can say so, so a row that crossed a
+// failover is never charged anew by the resolver; an app that still holds its key gets the charge by retrying it.
+export function inheritedAcrossFailover(row: PaymentRow, epoch: number | undefined): boolean {
+  if (epoch === undefined || unsafeReplayInheritedRow()) return false;
+  return (row.epoch ?? 1) < epoch;
 }
 
 const backoffMs = (attempts: number): number =>

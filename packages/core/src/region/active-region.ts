@@ -6,9 +6,14 @@ import type { RegionControl, RegionControlStore } from "./region-control";
 export interface ActiveRegion {
   /** The control, reused for up to `controlCacheMs` (jobs and relays decide whether to run). */
   control(): Promise<RegionControl | undefined>;
+  /** The control read now, for the resolver, whose rule on rows of earlier epochs needs today's epoch. */
+  controlNow(): Promise<RegionControl | undefined>;
   isActive(): Promise<boolean>;
-  /** Refuses (503 region-passive) unless a read at most `fenceCacheMs` old says this Region is active. */
-  assertActive(): Promise<void>;
+  /**
+   * Refuses (503 region-passive) unless a read at most `fenceCacheMs` old says this Region is active; answers the
+   * control read, whose epoch a durable guard carries.
+   */
+  assertActive(): Promise<RegionControl>;
 }
 
 /**
@@ -30,10 +35,11 @@ export function activeRegion(
   const activeIn = (c: RegionControl | undefined) => c?.active === role;
   return {
     control: () => read(cache.controlCacheMs),
+    controlNow: () => read(0),
     isActive: async () => activeIn(await read(cache.controlCacheMs)),
     assertActive: async () => {
       const c = await read(cache.fenceCacheMs);
-      if (activeIn(c)) return;
+      if (c && activeIn(c)) return c;
       const why = c
         ? `the ${c.active} Region is active (epoch ${c.epoch})`
         : "no Region control record is readable here";

@@ -1,3 +1,4 @@
+import type { PaymentRow } from "../ledger/ledger-items";
 import type { LedgerPort } from "../ledger/ledger-port";
 import type { ActiveRegion } from "./active-region";
 
@@ -22,7 +23,10 @@ export function fencedLedger(ledger: LedgerPort, region: ActiveRegion): LedgerPo
     // Writable and configurable like a class method, so that a test can still spy on it.
     Object.defineProperty(fenced, name, {
       value: async (...args: unknown[]) => {
-        await region.assertActive();
+        const control = await region.assertActive();
+        // The durable guard carries the epoch it was written under, so that a resolver in a later epoch knows
+        // the row crossed a failover. Set on the caller's row itself: the pay path moves that same object on.
+        if (name === "insertPending") (args[0] as PaymentRow).epoch = control.epoch;
         return write.apply(ledger, args);
       },
       writable: true,
