@@ -115,7 +115,8 @@ async function settleOne(
 // replaying the row's charge would then charge the order a second time (both found by the fault checker's
 // two-Region schedules). Only a lookup is allowed; a row the PSP never charged ends FAILED after the settle time.
 async function lookUpOnly(deps: PaymentDeps, row: PaymentRow, epoch: number | undefined): Promise<boolean> {
-  return (await keyVoided(deps, row)) || inheritedAcrossFailover(row, epoch);
+  // The epoch needs no read; the locator does, so it is read only for a row of today's epoch.
+  return inheritedAcrossFailover(row, epoch) || (await keyVoided(deps, row));
 }
 
 // The row's key's locator says VOID: the row arrived from a Region that failed within the lag, after this Region
