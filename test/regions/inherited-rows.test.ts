@@ -48,6 +48,23 @@ describe("rows that crossed a failover (Part 9)", () => {
     expect(row.epoch).toBe(3);
   });
 
+  it("a VOID tombstone carries the epoch of the control it was fenced by", async () => {
+    // prepare
+    const store = controlStore(control("standby", 4));
+    const calls: unknown[][] = [];
+    const ledger = {
+      insertVoid: async (...args: unknown[]) => calls.push(args) && { inserted: true },
+    } as unknown as LedgerPort;
+    const fenced = fencedLedger(
+      ledger,
+      activeRegion("standby", store, () => 0, { controlCacheMs: 2_000, fenceCacheMs: 250 }),
+    );
+    // act
+    await fenced.insertVoid("c1", "k0", 5);
+    // assess
+    expect(calls).toEqual([["c1", "k0", 5, 4]]);
+  });
+
   it("the resolver reads today's epoch, not the view the handlers cached before the failover", async () => {
     // prepare: a handler read epoch 1 a moment ago; then two forced failovers came back to this Region
     let now = 10_000;

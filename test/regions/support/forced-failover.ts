@@ -59,3 +59,41 @@ export async function voidLostWithItsRegion(api: ChaosApi) {
     charged: charges.filter((c) => references.includes(c.reference)).map((c) => c.reference),
   };
 }
+
+/**
+ * Part 9 the other way round (found by the fault checker): resolve voids an absent key in the primary, which fails
+ * before the tombstone ships; the app sends the same key to the standby, which charges it, loses the reply and
+ * fails before the row ships. Back in the primary, the app asks again and, on VOID, pays with a new key.
+ */
+export async function voidThenChargedElsewhere(api: ChaosApi) {
+  const caller = `vc-${Date.now().toString(36)}`;
+  const keys = [`${caller}-k0`, `${caller}-k1`] as const;
+  const body = {
+    order_id: "o1",
+    amount: 5_000,
+    currency: "USD",
+    payment_method: "pm_card_visa",
+    merchant_id: `${caller}-m1`,
+  };
+  const history = new History();
+  await api.local("POST", "/replication", { paused: true });
+  const voided = await api.resolve(caller, keys[0]);
+  await failActiveRegion(api, history);
+  await api.local("POST", "/faults", { psp_lose_reply: 1, n: 1 });
+  const lost = await payWithSlot(api, caller, keys[0], body);
+  await failActiveRegion(api, history);
+  const again = await api.resolve(caller, keys[0]);
+  const paid = again.body.state === "VOID" ? await payWithSlot(api, caller, keys[1], body) : undefined;
+  const charges = await api.local<Array<{ reference: string }>>("GET", "/psp/charges");
+  await api.local("POST", "/replication", { paused: false });
+  await recoverRegions(api, history);
+  const references = keys.map((k) => paymentIdOf(caller, k));
+  return {
+    voided,
+    lost,
+    again,
+    paid,
+    charged: charges.filter((c) => references.includes(c.reference)).map((c) => c.reference),
+    references,
+  };
+}

@@ -64,8 +64,9 @@ export class DynamoLedger implements LedgerPort {
     }
   }
 
-  async insertVoid(caller: string, key: string, now: number) {
+  async insertVoid(caller: string, key: string, now: number, epoch?: number) {
     const tomb: LocatorRow = { caller, client_key: key, payment_id: "", state: "VOID", created_at: now };
+    if (epoch !== undefined) tomb.epoch = epoch;
     try {
       await this.db.send(new PutCommand(this.putIfAbsent({ ...locatorKey(caller, key), ...tomb })));
       return { inserted: true as const };

@@ -60,6 +60,11 @@ export interface LocatorRow {
   payment_id: string;
   fingerprint?: string;
   state: "ACTIVE" | "VOID";
+  /**
+   * On a VOID tombstone, the Region control's epoch it was written under (absent: the first epoch, or no Region
+   * control). A resolve under a later epoch asks the PSP before it answers VOID (see resolve-key).
+   */
+  epoch?: number;
   created_at: number;
 }
 

@@ -34,11 +34,12 @@ export type MoveResult =
 export interface LedgerPort {
   /** Writes the payment row and its locator in one transaction, only if neither exists. */
   insertPending(row: PaymentRow): Promise<{ inserted: true } | ({ inserted: false } & GuardConflict)>;
-  /** Writes a VOID locator tombstone only if the key has no locator yet. */
+  /** Writes a VOID locator tombstone, stamped with `epoch` where given, only if the key has no locator yet. */
   insertVoid(
     caller: string,
     key: string,
     now: number,
+    epoch?: number,
   ): Promise<{ inserted: true } | ({ inserted: false } & GuardConflict)>;
   getPayment(paymentId: string): Promise<PaymentRow | undefined>;
   getLocator(caller: string, key: string): Promise<LocatorRow | undefined>;

@@ -69,3 +69,11 @@ export const unsafeReplayVoidedKey = (): boolean => process.env.EO_TEST_UNSAFE_R
  */
 export const unsafeReplayInheritedRow = (): boolean =>
   process.env.EO_TEST_UNSAFE_REPLAY_INHERITED_ROW === "1";
+
+/**
+ * EO_TEST_UNSAFE_TRUST_INHERITED_VOID=1 lets resolve answer VOID from a tombstone written under an earlier Region
+ * epoch without asking the PSP, as before the fault checker found it: the key charged in the other Region while
+ * the tombstone was unshipped is told VOID, and the app's new key charges the order again.
+ */
+export const unsafeTrustInheritedVoid = (): boolean =>
+  process.env.EO_TEST_UNSAFE_TRUST_INHERITED_VOID === "1";

@@ -2,8 +2,14 @@ import { paymentIdOf, scopeOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
 import { chargeAtPsp } from "./charged-elsewhere";
 import type { PaymentDeps } from "./payment-deps";
+import { unsafeTrustInheritedVoid } from "./payment-test-switches";
 
 export type ResolveState = "PROCESSING" | "SUCCEEDED" | "FAILED" | "VOID";
+
+/** How a resolve learns the Region control's epoch now; read only when a VOID is met, the one place it matters. */
+export interface ResolveContext {
+  epochNow?: () => Promise<number | undefined>;
+}
 
 /**
  * The app's "did it go through?" (Part 4, RESOLVE): a key that is found answers its state; an absent
@@ -14,8 +20,9 @@ export async function resolveKey(
   deps: PaymentDeps,
   caller: string,
   key: string,
+  context: ResolveContext = {},
 ): Promise<{ state: ResolveState; payment_id?: string }> {
-  const found = await lookUp(deps, caller, key);
+  const found = await lookUp(deps, caller, key, context);
   if (found) return found;
   const paymentId = paymentIdOf(caller, key);
   const atPsp = await chargeAtPsp(deps, paymentId);
@@ -28,15 +35,19 @@ export async function resolveKey(
   return tomb.payment ? stateOf(tomb.payment) : { state: "PROCESSING", payment_id: tomb.locator.payment_id };
 }
 
-async function lookUp(deps: PaymentDeps, caller: string, key: string) {
+async function lookUp(deps: PaymentDeps, caller: string, key: string, context: ResolveContext) {
   const locator = await deps.ledger.getLocator(caller, key);
-  if (locator?.state === "VOID") return { state: "VOID" as const };
+  if (locator?.state === "VOID")
+    return (await chargedSinceVoid(deps, caller, key, locator.epoch, context)) ?? { state: "VOID" as const };
   if (locator) {
     const row = await deps.ledger.getPayment(locator.payment_id);
     return row ? stateOf(row) : { state: "PROCESSING" as const, payment_id: locator.payment_id };
   }
   const claim = await deps.claims.table.readLive(scopeOf(caller, key));
   if (claim?.status === "VOID") {
+    // The claim's void carries no epoch, so it counts as the first one: after any failover the PSP is asked.
+    const elsewhere = await chargedSinceVoid(deps, caller, key, undefined, context);
+    if (elsewhere) return elsewhere;
     // An earlier resolve may have died between its two writes: finish the durable one (insert-if-absent).
     const tomb = await deps.ledger.insertVoid(caller, key, deps.clock.now());
     if (tomb.inserted || tomb.locator.state === "VOID") return { state: "VOID" as const };
@@ -47,6 +58,27 @@ async function lookUp(deps: PaymentDeps, caller: string, key: string) {
   // Claimed but not yet in the ledger: the original is running, so the app must keep waiting.
   if (claim) return { state: "PROCESSING" as const, payment_id: paymentIdOf(caller, key) };
   return undefined;
+}
+
+/**
+ * What the PSP holds for a key voided under an earlier Region epoch than today's. A tombstone is a fact of the
+ * Region that wrote it; if that Region failed before the tombstone shipped, the other Region may have taken the
+ * same key and charged it, and that row may be lost with the other Region's last second in turn (found by the
+ * fault checker). Answering VOID then would send the app to a new key: a second charge. Undefined lets VOID stand.
+ */
+async function chargedSinceVoid(
+  deps: PaymentDeps,
+  caller: string,
+  key: string,
+  voidEpoch: number | undefined,
+  context: ResolveContext,
+): Promise<{ state: ResolveState; payment_id: string } | undefined> {
+  if (unsafeTrustInheritedVoid()) return undefined;
+  const epoch = await context.epochNow?.();
+  if (epoch === undefined || (voidEpoch ?? 1) >= epoch) return undefined;
+  const paymentId = paymentIdOf(caller, key);
+  const atPsp = await chargeAtPsp(deps, paymentId);
+  return atPsp ? { state: atPsp, payment_id: paymentId } : undefined;
 }
 
 function stateOf(row: PaymentRow): { state: ResolveState; payment_id: string } {

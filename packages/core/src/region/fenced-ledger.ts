@@ -24,9 +24,11 @@ export function fencedLedger(ledger: LedgerPort, region: ActiveRegion): LedgerPo
     Object.defineProperty(fenced, name, {
       value: async (...args: unknown[]) => {
         const control = await region.assertActive();
-        // The durable guard carries the epoch it was written under, so that a resolver in a later epoch knows
-        // the row crossed a failover. Set on the caller's row itself: the pay path moves that same object on.
+        // The durable guard and a VOID tombstone carry the epoch they were written under, so that a resolver in a
+        // later epoch knows they crossed a failover. Set on the caller's row itself: the pay path moves that
+        // same object on.
         if (name === "insertPending") (args[0] as PaymentRow).epoch = control.epoch;
+        if (name === "insertVoid") args[3] = control.epoch;
         return write.apply(ledger, args);
       },
       writable: true,
