@@ -47,17 +47,11 @@ export async function voidLostWithItsRegion(api: ChaosApi) {
     await api.local("POST", "/clock", { advance_s });
     await api.local("POST", "/run/resolver");
   }
-  const charges = await api.local<Array<{ reference: string }>>("GET", "/psp/charges");
   const references = [paymentIdOf(caller, `${caller}-k0`), String(paid.body.payment_id)];
+  const charged = await chargedOf(api, references);
   const orphan = await api.payment(caller, references[0] ?? "");
   await recoverRegions(api, history);
-  return {
-    died,
-    voided,
-    paid,
-    orphan,
-    charged: charges.filter((c) => references.includes(c.reference)).map((c) => c.reference),
-  };
+  return { died, voided, paid, orphan, charged };
 }
 
 /**
@@ -84,16 +78,15 @@ export async function voidThenChargedElsewhere(api: ChaosApi) {
   await failActiveRegion(api, history);
   const again = await api.resolve(caller, keys[0]);
   const paid = again.body.state === "VOID" ? await payWithSlot(api, caller, keys[1], body) : undefined;
-  const charges = await api.local<Array<{ reference: string }>>("GET", "/psp/charges");
+  const references = keys.map((k) => paymentIdOf(caller, k));
+  const charged = await chargedOf(api, references);
   await api.local("POST", "/replication", { paused: false });
   await recoverRegions(api, history);
-  const references = keys.map((k) => paymentIdOf(caller, k));
-  return {
-    voided,
-    lost,
-    again,
-    paid,
-    charged: charges.filter((c) => references.includes(c.reference)).map((c) => c.reference),
-    references,
-  };
+  return { voided, lost, again, paid, charged, references };
+}
+
+/** The references among `references` that the PSP holds a charge for, one entry per charge. */
+async function chargedOf(api: ChaosApi, references: string[]): Promise<string[]> {
+  const charges = await api.local<Array<{ reference: string }>>("GET", "/psp/charges");
+  return charges.filter((c) => references.includes(c.reference)).map((c) => c.reference);
 }
