@@ -36,6 +36,7 @@ export interface Call {
 
 /** Creates the state of a fresh PSP from resolved options. */
 export function createContext(opts: ResolvedOptions): PspContext {
+  const sleeper = createSleeper();
   return {
     opts,
     ledger: createLedger(),
@@ -48,14 +49,14 @@ export function createContext(opts: ResolvedOptions): PspContext {
       clock: opts.clock,
       takeFault: opts.takeFault,
     }),
-    sleeper: createSleeper(),
+    sleeper,
     conditions: createConditions({
       takeFault: opts.takeFault,
       peekFault: opts.peekFault,
       seed: opts.seed,
       now: () => performance.now(),
     }),
-    stats: createStats(),
+    stats: createStats(() => sleeper.held()),
     requestCount: 0,
     requestLog: [],
   };

@@ -2,6 +2,8 @@
 export interface Sleeper {
   sleep(ms: number): Promise<void>;
   cancelAll(): void;
+  /** How many waits are pending now. */
+  held(): number;
 }
 
 /** Thrown into a pending wait when the PSP stops; the waiting request is abandoned, not processed. */
@@ -27,6 +29,7 @@ export function createSleeper(): Sleeper {
         pending.set(timer, () => reject(new SleepCancelled()));
       });
     },
+    held: () => pending.size,
     cancelAll() {
       cancelled = true;
       for (const [timer, cancel] of pending) {

@@ -17,6 +17,11 @@ export interface PspStats {
   outage_refused: number;
   /** Requests that ran and whose reply was dropped (psp_lose_reply, its rate, or an outage). */
   replies_dropped: number;
+  /**
+   * Requests held now in an injected delay or latency: a gauge, not a counter. The fault checker moves the clock
+   * on only when it is 0, since no real PSP request lasts the hours a clock jump stands for.
+   */
+  held: number;
 }
 
 /** The counters of one PSP, updated as requests arrive and are answered. */
@@ -50,8 +55,8 @@ const bump = (rec: Record<string, number>, key: string) => {
   rec[key] = (rec[key] ?? 0) + 1;
 };
 
-/** Creates zeroed counters; nothing resets them afterwards. */
-export function createStats(): StatsCounter {
+/** Creates zeroed counters; nothing resets them afterwards. `held` reads the gauge of requests waiting now. */
+export function createStats(held: () => number = () => 0): StatsCounter {
   const s: PspStats = {
     requests: 0,
     by_endpoint: {},
@@ -61,6 +66,7 @@ export function createStats(): StatsCounter {
     by_origin_rate_limited: byOrigin(),
     outage_refused: 0,
     replies_dropped: 0,
+    held: 0,
   };
   return {
     arrived(req, res, path) {
@@ -81,6 +87,6 @@ export function createStats(): StatsCounter {
     replyDropped: () => {
       s.replies_dropped += 1;
     },
-    snapshot: () => structuredClone(s),
+    snapshot: () => ({ ...structuredClone(s), held: held() }),
   };
 }

@@ -44,6 +44,21 @@ describe("injected faults", () => {
     expect(chargedWhenClientLeft).toBe(0);
   });
 
+  it("counts a request held in its delay in the stats' held gauge until it has charged", async () => {
+    // prepare
+    psp = await startFakePsp({ webhookSecret: "s" });
+    armFault("psp_delay_ms", 150, 1);
+    // act
+    const slow = call(psp.url, "POST", "/v1/charges", { key: "k1", json: chargeBody() });
+    await vi.waitFor(() => expect(psp?.stats().held).toBe(1), { timeout: 1000, interval: 5 });
+    const chargesWhileHeld = psp.charges().length;
+    await slow;
+    // assess
+    expect(chargesWhileHeld).toBe(0);
+    expect(psp.stats().held).toBe(0);
+    expect(psp.charges()).toHaveLength(1);
+  });
+
   it("a retry during the delay gets the one charge that the delayed request then replays", async () => {
     psp = await startFakePsp({ webhookSecret: "s" });
     armFault("psp_delay_ms", 150, 1);

@@ -1,3 +1,4 @@
+import { advanceWhenPspIdle } from "./advance-when-psp-idle";
 import type { ChaosApi } from "./chaos-api";
 import { readDepths } from "./observe";
 import type { RegionsView } from "./resources";
@@ -20,7 +21,7 @@ const QUIET_WITHIN_MS = 60_000;
 export async function quiesce(api: ChaosApi, withinMs = QUIET_WITHIN_MS): Promise<QuietReport> {
   const started = Date.now();
   await api.local("DELETE", "/faults");
-  await api.local("POST", "/clock", { advance_s: 700 });
+  await advanceWhenPspIdle(api, 700);
   const { replication } = await api.local<RegionsView>("GET", "/regions");
   // With two Regions, the second look comes after a lag and a stream poll, so a last write has been read and shipped.
   const apartMs = replication.running ? replication.lag_ms + 250 : 150;
@@ -35,7 +36,7 @@ export async function quiesce(api: ChaosApi, withinMs = QUIET_WITHIN_MS): Promis
     if (quietPasses >= 2) return { quiet: true, passes, ms: Date.now() - started };
     await sleep(quietPasses > 0 ? apartMs : 200);
     // A settle time counted by the domain clock (a lookup that found nothing) needs the clock to move on.
-    if (passes % 8 === 0) await api.local("POST", "/clock", { advance_s: 700 });
+    if (passes % 8 === 0) await advanceWhenPspIdle(api, 700);
   }
   return { quiet: false, passes, ms: Date.now() - started };
 }

@@ -1,3 +1,4 @@
+import { advanceWhenPspIdle } from "./advance-when-psp-idle";
 import type { Answer, ChaosApi } from "./chaos-api";
 import { History } from "./history";
 import { failActiveRegion, followActiveRegion, recoverRegions } from "./region-nemesis";
@@ -76,7 +77,7 @@ class Player {
         return this.cancel(step.order, step.fault);
       case "later":
         this.history.add({ process: "nemesis", type: "fault", op: `clock+${step.seconds}s` });
-        return void (await this.api.local("POST", "/clock", { advance_s: step.seconds }));
+        return void (await advanceWhenPspIdle(this.api, step.seconds));
       case "job":
         this.history.add({ process: "scheduler", type: "invoke", op: step.job });
         return void (await this.api.local("POST", `/run/${step.job}`));
