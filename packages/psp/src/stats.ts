@@ -57,7 +57,8 @@ const bump = (rec: Record<string, number>, key: string) => {
 
 /** Creates zeroed counters; nothing resets them afterwards. `held` reads the gauge of requests waiting now. */
 export function createStats(held: () => number = () => 0): StatsCounter {
-  const s: PspStats = {
+  // The counters only: `held` is a gauge read at each snapshot, never stored.
+  const s: Omit<PspStats, "held"> = {
     requests: 0,
     by_endpoint: {},
     by_origin: byOrigin(),
@@ -66,7 +67,6 @@ export function createStats(held: () => number = () => 0): StatsCounter {
     by_origin_rate_limited: byOrigin(),
     outage_refused: 0,
     replies_dropped: 0,
-    held: 0,
   };
   return {
     arrived(req, res, path) {
