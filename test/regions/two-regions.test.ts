@@ -17,8 +17,9 @@ describe("two local Regions", () => {
     const refused = await standby().pay(token, newKey(), order42());
     const replicated = await eventually(
       async () => {
+        // The guard and the move to SUCCEEDED ship as two writes: wait for the last, not the first.
         const r = await standby().get(token, String(paid.body.payment_id));
-        return r.status === 200 ? r : undefined;
+        return r.status === 200 && r.body.state !== "PROCESSING" ? r : undefined;
       },
       10_000,
       "the payment row in the standby",
