@@ -1,22 +1,23 @@
 /**
  * Moves the active Region: `npm run failover -- --to standby|primary [--dry-run] [--force] [--local] [--json]`.
- * A data-plane switch (DynamoDB and Lambda Invoke only, never a deploy): fence the old Region, drain it,
- * promote the new one, run its resolver and outbox sweep, and check that every recent PSP charge has a row.
- * Exit codes: 0 done and verified (or, with --dry-run, the plan printed); 1 unsafe or not verified (a failed
- * pre-check changes nothing); 2 usage.
+ * A data-plane switch (DynamoDB and Lambda Invoke only, never a deploy): one write to the Region authority fences the
+ * old Region and names the new one from the end of the act window; then the drain is checked, the new Region's
+ * resolver and outbox sweep run, and every recent PSP charge is checked for a row.
+ * Exit codes: 0 done and verified (or, with --dry-run, the plan printed); 3 done but verification pending (what is
+ * still arriving is named, with how to finish); 1 refused or unsafe (a failed pre-check changes nothing); 2 usage.
  */
 import { parseArgs } from "node:util";
-import type { RegionRole } from "@eo/core";
-import { type AwsTargets, awsSides, awsTargets } from "./lib/failover/aws-sides";
-import { localSides, localTargets } from "./lib/failover/local-sides";
+import { actWindowMs, loadTunables, type RegionRole } from "@eo/core";
+import { awsSides, awsTargets } from "./lib/failover/aws-sides";
+import { LOCAL_FAILOVER_SETTINGS, localSides, localTargets } from "./lib/failover/local-sides";
 import { Progress } from "./lib/failover/progress";
-import type { RegionSide } from "./lib/failover/region-side";
+import type { FailoverSides } from "./lib/failover/region-side";
 import { runFailover } from "./lib/failover/run-failover";
 
 const usage = `usage: npm run failover -- --to standby|primary [--dry-run] [--force] [--local] [--json]
   --to <region>        the Region to make active (primary or standby)
   --dry-run            print the plan and the pre-checks' numbers; change nothing
-  --force              fail over although the old Region does not answer (it cannot be fenced or drained)
+  --force              fail over although the old Region does not answer (it is fenced through the authority, not drained)
   --local              the local stack (ports from API_PORT, STANDBY_API_PORT, DYNAMODB_PORT, PSP_PORT)
   --outputs <file>     AWS: the stage's SST outputs (default .sst/outputs.json), with each Region's tables and jobs
   --verify-hours <h>   check the PSP's charges of the last h hours (default 6; needs PSP_URL and PSP_API_KEY in AWS)
@@ -44,10 +45,8 @@ function parse() {
   }
 }
 
-function sidesFor(local: boolean, outputs: string): Record<RegionRole, RegionSide> {
-  if (local) return localSides(localTargets());
-  const targets: Record<RegionRole, AwsTargets> = awsTargets(outputs);
-  return awsSides(targets);
+function sidesFor(local: boolean, outputs: string): FailoverSides {
+  return local ? localSides(localTargets()) : awsSides(awsTargets(outputs));
 }
 
 function pspOf(local: boolean) {
@@ -63,7 +62,7 @@ async function main(): Promise<number> {
     return process.argv.includes("--help") ? 0 : 2;
   }
   const p = new Progress(args.json ? (l) => console.error(l) : (l) => console.log(l));
-  let sides: Record<RegionRole, RegionSide>;
+  let sides: FailoverSides;
   try {
     sides = sidesFor(args.local, args.outputs);
   } catch (err) {
@@ -80,6 +79,8 @@ async function main(): Promise<number> {
     {
       canaryTimeoutMs: 20_000,
       drainFloorMs: 2_000,
+      // The deployment's tunables as its functions read them (the same variables and defaults).
+      actWindowMs: args.local ? LOCAL_FAILOVER_SETTINGS.actWindowMs : actWindowMs(loadTunables(process.env)),
       leaseWaitMs: 30_000,
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
       rounds: 5,
@@ -87,14 +88,15 @@ async function main(): Promise<number> {
       verifyHours: args.hours,
     },
   );
-  const verdict =
-    outcome.code === 0
-      ? outcome.dryRun
-        ? "PLAN ONLY, nothing changed"
-        : "DONE, verified"
-      : "NOT DONE or NOT VERIFIED";
+  const verdict = {
+    0: outcome.dryRun ? "PLAN ONLY, nothing changed" : "DONE, verified",
+    1: "REFUSED or UNSAFE",
+    2: "USAGE",
+    3: "DONE, verification PENDING",
+  }[outcome.code];
   const log = args.json ? (l: string) => console.error(l) : (l: string) => console.log(l);
   log(p.summary());
+  for (const line of outcome.pending) log(`  pending: ${line}`);
   log(
     `result: ${verdict} (${outcome.mode}, ${outcome.from} → ${outcome.to}${outcome.epoch ? `, epoch ${outcome.epoch}` : ""}); exit ${outcome.code}`,
   );

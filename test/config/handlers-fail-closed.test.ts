@@ -20,7 +20,7 @@ describe("a Region with no Region control record to read", () => {
     const token = await api().token("u1");
     await api().local("POST", "/faults", { psp_lose_reply: 1 });
     await api().pay(token, newKey(), order42());
-    await dropControl(stack(), "primary");
+    await dropControl(stack());
     const before = await snapshotTables(stack());
     const pspCalls = stack().psp.requests();
     // act
@@ -30,7 +30,7 @@ describe("a Region with no Region control record to read", () => {
     // assess
     expect(write.status).toBe(503);
     expect(write.headers.get("content-type")).toMatch(/application\/problem\+json/);
-    expect(String(write.body.detail)).toMatch(/no Region control record is readable here/);
+    expect(String(write.body.detail)).toMatch(/the Region authority holds no control record/);
     expect(resolver.body.result).toEqual({ passive: true });
     expect(sweeps.body.result).toEqual({ passive: true });
     expect(stack().psp.requests()).toBe(pspCalls);

@@ -1,6 +1,10 @@
 import { DeleteCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { CONTROL_KEY, loadTunables, type RegionRole } from "../../packages/core/src";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
+  authorityRegion,
+  authorityStore,
   CONTROL_TABLE,
   controlStore,
   regionDocumentClient,
@@ -12,24 +16,30 @@ export async function controlSeen(): Promise<void> {
   await new Promise((r) => setTimeout(r, loadTunables(process.env).controlCacheMs + 100));
 }
 
-/** Makes `active` the active Region in both Regions' copies of the control, under a new epoch, as a failover does. */
+/**
+ * Makes `active` the active Region at once, under a new epoch: in the authority, and in both Regions' own copies
+ * (which only the EO_TEST_UNSAFE_TRUST_OWN_COPY counterfactual reads).
+ */
 export async function makeActive(stack: LocalStack, active: RegionRole, reason = "test"): Promise<number> {
-  const copies = await Promise.all(
-    (["primary", "standby"] as const).map((r) => controlStore(stack.emulators, r).read()),
-  );
-  const epoch = Math.max(0, ...copies.map((c) => c?.epoch ?? 0)) + 1;
-  for (const role of ["primary", "standby"] as const) {
-    await controlStore(stack.emulators, role).write({ active, epoch, updated_at: Date.now(), reason });
-  }
+  const authority = await authorityStore(stack.emulators).read();
+  const epoch = (authority?.epoch ?? 0) + 1;
+  const next = { active, epoch, updated_at: Date.now(), reason };
+  await authorityStore(stack.emulators).write(next);
+  for (const role of ["primary", "standby"] as const) await controlStore(stack.emulators, role).write(next);
   await controlSeen();
   return epoch;
 }
 
-/** Deletes a Region's copy of the control, as if nobody had ever written one there. */
-export async function dropControl(stack: LocalStack, role: RegionRole): Promise<void> {
-  await regionDocumentClient(stack.emulators, role).send(
-    new DeleteCommand({ TableName: CONTROL_TABLE, Key: CONTROL_KEY }),
+/** Deletes the authority's record, as if nobody had ever written one. */
+export async function dropControl(stack: LocalStack): Promise<void> {
+  const db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: stack.emulators.endpoints.dynamodb,
+      region: authorityRegion(),
+      credentials: { accessKeyId: "local", secretAccessKey: "local" },
+    }),
   );
+  await db.send(new DeleteCommand({ TableName: CONTROL_TABLE, Key: CONTROL_KEY }));
   await controlSeen();
 }
 

@@ -75,6 +75,7 @@ export * from "./reconcile/http-psp-charges";
 export * from "./reconcile/reconcile-since";
 export * from "./reconcile/reconcile-sources";
 export * from "./reconcile/reconcile-wiring";
+export * from "./region/act-window";
 export * from "./region/active-region";
 export * from "./region/dynamo-region-control";
 export * from "./region/fenced-ledger";

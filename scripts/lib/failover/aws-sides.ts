@@ -4,7 +4,7 @@ import { InvokeCommand, LambdaClient } from "@aws-sdk/client-lambda";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DynamoRegionControlStore, type RegionRole } from "@eo/core";
 import { dynamoSide } from "./dynamo-side";
-import type { RegionSide } from "./region-side";
+import type { AuthoritySide, FailoverSides, RegionSide } from "./region-side";
 
 /** One Region's resources, from the stage's SST outputs (`failover`) or a JSON file of the same shape. */
 export interface AwsTargets {
@@ -16,21 +16,71 @@ export interface AwsTargets {
   sweeps: string;
 }
 
-/** Reads `{failover: {primary, standby}}` from the outputs file `sst deploy` writes; throws naming what is missing. */
-export function awsTargets(file: string): Record<RegionRole, AwsTargets> {
-  const outputs = JSON.parse(readFileSync(file, "utf8")) as { failover?: Record<RegionRole, AwsTargets> };
+/** Where the authority is, from the stage's outputs (`failover.authority`). */
+export interface AwsAuthority {
+  table: string;
+  mode: "mrsc" | "single-region";
+  /** The Regions where it can be read and written: both replicas (MRSC), or the one Region that holds it. */
+  regions: string[];
+  witness?: string;
+}
+
+/** Reads `{failover: {primary, standby, authority}}` from the outputs file `sst deploy` writes; throws naming what is missing. */
+export function awsTargets(file: string): Record<RegionRole, AwsTargets> & { authority: AwsAuthority } {
+  const outputs = JSON.parse(readFileSync(file, "utf8")) as {
+    failover?: Record<RegionRole, AwsTargets> & { authority?: AwsAuthority };
+  };
   const f = outputs.failover;
+  const a = f?.authority;
+  if (typeof a?.table !== "string" || !Array.isArray(a.regions) || a.regions.length === 0)
+    throw new Error(
+      `${file} has no failover.authority with a table and its Regions (deploy this version first)`,
+    );
   for (const role of ["primary", "standby"] as const) {
     for (const k of ["region", "control", "claims", "ledger", "resolver", "sweeps"] as const) {
       if (typeof f?.[role]?.[k] !== "string")
         throw new Error(`${file} has no failover.${role}.${k} (deploy this version first)`);
     }
   }
-  return f as Record<RegionRole, AwsTargets>;
+  return f as Record<RegionRole, AwsTargets> & { authority: AwsAuthority };
+}
+
+/**
+ * The authority through whichever of its Regions answers first: in MRSC mode each replica's strongly consistent
+ * read and conditional write see the latest value, so any one of them will do while it reaches its quorum.
+ */
+export function awsAuthority(a: AwsAuthority): AuthoritySide {
+  const stores = a.regions.map(
+    (region) =>
+      new DynamoRegionControlStore(
+        DynamoDBDocumentClient.from(
+          new DynamoDBClient({ region, maxAttempts: 2, requestHandler: { requestTimeout: 5_000 } }),
+        ),
+        a.table,
+      ),
+  );
+  const first = async <T>(call: (s: DynamoRegionControlStore) => Promise<T>): Promise<T> => {
+    const errors: string[] = [];
+    for (const [i, s] of stores.entries()) {
+      try {
+        return await call(s);
+      } catch (err) {
+        errors.push(`${a.regions[i]}: ${(err as Error).message}`);
+      }
+    }
+    throw new Error(`no Region of the authority answered (${errors.join("; ")})`);
+  };
+  return {
+    where: `${a.mode === "mrsc" ? "MRSC" : "single-Region"} table ${a.table} (${a.regions.join(", ")}${a.witness ? `; witness ${a.witness}` : ""})`,
+    read: () => first((s) => s.read()),
+    write: (next) => first((s) => s.write(next)),
+  };
 }
 
 /** Both AWS Regions, through DynamoDB and Lambda Invoke only: nothing here needs a control plane or a deploy. */
-export function awsSides(targets: Record<RegionRole, AwsTargets>): Record<RegionRole, RegionSide> {
+export function awsSides(
+  targets: Record<RegionRole, AwsTargets> & { authority: AwsAuthority },
+): FailoverSides {
   const side = (role: RegionRole): RegionSide => {
     const t = targets[role];
     // Short timeouts and few retries: a Region that does not answer is a finding, not a reason to hang at 3 a.m.
@@ -56,5 +106,5 @@ export function awsSides(targets: Record<RegionRole, AwsTargets>): Record<Region
       },
     });
   };
-  return { primary: side("primary"), standby: side("standby") };
+  return { primary: side("primary"), standby: side("standby"), authority: awsAuthority(targets.authority) };
 }

@@ -6,7 +6,7 @@ import {
   PutCommand,
   ScanCommand,
 } from "@aws-sdk/lib-dynamodb";
-import { countLedgerIndex, DynamoRegionControlStore, type RegionControl, type RegionRole } from "@eo/core";
+import { countLedgerIndex, type RegionRole } from "@eo/core";
 import type { RegionSide } from "./region-side";
 
 /** One Region's tables, as the failover script finds them (SST outputs, flags, or the local stack's names). */
@@ -24,7 +24,7 @@ export interface RegionOps {
 
 const canaryKey = (id: string) => ({ pk: `CANARY#${id}`, sk: "CANARY" });
 
-/** A Region side on DynamoDB: the control copy, the canary and the counts are plain data-plane calls. */
+/** A Region side on DynamoDB: the canary and the counts are plain data-plane calls. */
 export function dynamoSide(
   role: RegionRole,
   region: string,
@@ -32,12 +32,9 @@ export function dynamoSide(
   tables: RegionTables,
   ops: RegionOps,
 ): RegionSide {
-  const control = new DynamoRegionControlStore(db, tables.control);
   return {
     role,
     region,
-    readControl: () => control.read(),
-    writeControl: (next: RegionControl) => control.write(next),
     health: () => ops.health(),
     writeCanary: async (id, at) => {
       await db.send(

@@ -1,14 +1,16 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { RegionRole } from "@eo/core";
+import { DynamoRegionControlStore, type RegionRole } from "@eo/core";
 import { dynamoSide } from "./dynamo-side";
-import type { RegionSide } from "./region-side";
+import type { FailoverSides, RegionSide } from "./region-side";
 
 /** Where the local stack is: `npm start`'s ports unless flags or the environment say otherwise. */
 export interface LocalTargets {
   dynamodb: string;
   apis: Record<RegionRole, string>;
   regions: Record<RegionRole, string>;
+  /** The local authority's DynamoDB Local Region (the witness of the stacks' MRSC control table). */
+  authorityRegion?: string;
 }
 
 /**
@@ -18,6 +20,9 @@ export interface LocalTargets {
 export const LOCAL_FAILOVER_SETTINGS = {
   canaryTimeoutMs: 20_000,
   drainFloorMs: 1_000,
+  // The local runtime's act window: the handlers' control cache (2 s), the longest local act (the 5 s deadline)
+  // and the SDK's retries; FAILOVER_ACT_WINDOW_MS shortens it for the fault checker's stacks.
+  actWindowMs: Number(process.env.FAILOVER_ACT_WINDOW_MS || 8_000),
   leaseWaitMs: 15_000,
   sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
   rounds: 3,
@@ -33,20 +38,29 @@ export function localTargets(env: NodeJS.ProcessEnv = process.env): LocalTargets
       standby: `http://127.0.0.1:${env.STANDBY_API_PORT || 3100}`,
     },
     regions: { primary: env.PRIMARY_REGION || "us-east-1", standby: env.STANDBY_REGION || "us-west-2" },
+    authorityRegion: env.WITNESS_REGION || "us-east-2",
   };
 }
 
-/** Both local Regions: their DynamoDB databases directly, their health and jobs through `/_local` on their own port. */
-export function localSides(t: LocalTargets): Record<RegionRole, RegionSide> {
+const clientIn = (t: LocalTargets, region: string) =>
+  DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: t.dynamodb,
+      region,
+      credentials: { accessKeyId: "local", secretAccessKey: "local" },
+      maxAttempts: 2,
+    }),
+  );
+
+/**
+ * Both local Regions (their DynamoDB databases directly, their health and jobs through `/_local` on their own port)
+ * and the authority, reached from where the operator stands: outside both Regions, as the MRSC table is in AWS.
+ */
+export function localSides(t: LocalTargets): FailoverSides {
+  const authorityRegion = t.authorityRegion ?? "us-east-2";
+  const authority = new DynamoRegionControlStore(clientIn(t, authorityRegion), "control");
   const side = (role: RegionRole): RegionSide => {
-    const db = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: t.dynamodb,
-        region: t.regions[role],
-        credentials: { accessKeyId: "local", secretAccessKey: "local" },
-        maxAttempts: 2,
-      }),
-    );
+    const db = clientIn(t, t.regions[role]);
     const api = t.apis[role];
     const isUp = async () => {
       const regions = (await getJson(`${api}/_local/regions`)) as {
@@ -70,19 +84,28 @@ export function localSides(t: LocalTargets): Record<RegionRole, RegionSide> {
     const reachable = async () => {
       if (!(await isUp())) throw new Error(`the ${role} Region is down`);
     };
+    const copy = new DynamoRegionControlStore(db, tables.control);
     return {
       ...inner,
       readControl: async () => {
         await reachable();
-        return inner.readControl();
+        return copy.read();
       },
       writeControl: async (next) => {
         await reachable();
-        return inner.writeControl(next);
+        return copy.write(next);
       },
     };
   };
-  return { primary: side("primary"), standby: side("standby") };
+  return {
+    primary: side("primary"),
+    standby: side("standby"),
+    authority: {
+      where: `the local authority (table control in ${authorityRegion}, outside both Regions)`,
+      read: () => authority.read(),
+      write: (next) => authority.write(next),
+    },
+  };
 }
 
 async function runLocalJob(api: string, role: RegionRole, job: string, event: Record<string, unknown>) {

@@ -1,36 +1,45 @@
 import type { RegionControl, RegionRole } from "@eo/core";
-import type { RegionSide } from "./region-side";
+import type { FailoverSides } from "./region-side";
 
-/** What both Regions' copies of the control say, and which Regions answered at all. */
+/** What the authority says, whether it answered, and which Regions answered at all. */
 export interface Observed {
-  copies: Record<RegionRole, RegionControl | undefined>;
+  authority: RegionControl | undefined;
+  /** Why the authority could not be read; undefined when it answered. */
+  authorityError?: string;
   reachable: Record<RegionRole, boolean>;
-  /** The latest decision: the copy with the highest epoch. */
-  latest: RegionControl | undefined;
+  health: Record<RegionRole, string>;
 }
 
-/** Reads both copies; an unreachable Region is a finding, not an error. */
-export async function observe(sides: Record<RegionRole, RegionSide>): Promise<Observed> {
-  const read = async (role: RegionRole) => {
+/** Reads the authority and asks both Regions whether they answer; an unreachable Region is a finding, not an error. */
+export async function observe(sides: FailoverSides): Promise<Observed> {
+  const health = async (role: RegionRole) => {
     try {
-      return { ok: true, control: await sides[role].readControl() };
-    } catch {
-      return { ok: false, control: undefined };
+      const h = await sides[role].health();
+      return { ok: h.ok, detail: h.detail };
+    } catch (err) {
+      return { ok: false, detail: (err as Error).message };
     }
   };
-  const [p, s] = await Promise.all([read("primary"), read("standby")]);
-  const latest = [p.control, s.control].reduce<RegionControl | undefined>(
-    (a, b) => ((b?.epoch ?? 0) > (a?.epoch ?? 0) ? b : a),
-    undefined,
-  );
+  const [authority, p, s] = await Promise.all([
+    sides.authority.read().then(
+      (c) => ({ c, error: undefined }),
+      (err: unknown) => ({ c: undefined, error: (err as Error).message ?? String(err) }),
+    ),
+    health("primary"),
+    health("standby"),
+  ]);
   return {
-    copies: { primary: p.control, standby: s.control },
+    authority: authority.c,
+    ...(authority.error !== undefined ? { authorityError: authority.error } : {}),
     reachable: { primary: p.ok, standby: s.ok },
-    latest,
+    health: { primary: p.detail, standby: s.detail },
   };
 }
 
 /** A control line for the output: `standby active, epoch 3 (failover at 03:12)`. */
 export function describe(c: RegionControl | undefined): string {
-  return c ? `${c.active} active, epoch ${c.epoch} (${c.reason})` : "no control record";
+  if (!c) return "no control record";
+  const from =
+    c.active_from && c.active_from > Date.now() ? ` from ${new Date(c.active_from).toISOString()}` : "";
+  return `${c.active} active${from}, epoch ${c.epoch} (${c.reason})`;
 }

@@ -5,10 +5,10 @@ export interface RegionSide {
   role: RegionRole;
   /** The AWS Region name, for the output. */
   region: string;
-  /** This Region's copy of the Region control; throws when the Region cannot be reached. */
-  readControl(): Promise<RegionControl | undefined>;
-  /** Writes this Region's copy if its epoch is still lower; false if a newer one is there. */
-  writeControl(next: RegionControl): Promise<boolean>;
+  /** The Region's own copy of the control, where it keeps one (locally); nothing acts on it but a counterfactual. */
+  readControl?(): Promise<RegionControl | undefined>;
+  /** Keeps the Region's own copy current where it has one; false if a newer one is there. */
+  writeControl?(next: RegionControl): Promise<boolean>;
   /** Whether the Region answers: its tables, and locally its API. */
   health(): Promise<{ ok: boolean; detail: string }>;
   /** Writes a canary item into the ledger (a global table), to time its replication. */
@@ -29,3 +29,16 @@ export interface RegionSide {
   /** Runs the Region's sweeps now, re-sending the outbox whatever its age. */
   runSweeps(): Promise<Record<string, unknown>>;
 }
+
+/** The one authority both Regions read: where it is, and its record. */
+export interface AuthoritySide {
+  /** Where it lives, for the output: `MRSC table effectively-once-Control (us-east-1, us-west-2; witness us-east-2)`. */
+  where: string;
+  /** The record, strongly consistent; throws when the authority cannot be reached. */
+  read(): Promise<RegionControl | undefined>;
+  /** Writes `next` if the record's epoch is still below it; false if a newer decision is there. */
+  write(next: RegionControl): Promise<boolean>;
+}
+
+/** Both Regions and the authority, as the failover command sees them. */
+export type FailoverSides = Record<RegionRole, RegionSide> & { authority: AuthoritySide };

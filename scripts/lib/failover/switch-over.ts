@@ -2,110 +2,173 @@ import type { RegionControl, RegionRole } from "@eo/core";
 import type { Observed } from "./observe";
 import { measureLag, type Numbers } from "./pre-checks";
 import type { Progress } from "./progress";
-import type { RegionSide } from "./region-side";
+import type { FailoverSides, RegionSide } from "./region-side";
 
-/** How the drain waits: the longest lease, the replication margin, and how to sleep. */
+/** How the switch waits: the act window, the drain's limits, the replication margin, and how to sleep. */
 export interface DrainSettings {
   canaryTimeoutMs: number;
-  /** The least the drain waits, whatever the lag (the handlers' fence cache and a request's deadline). */
+  /** The least the new Region waits before it acts, whatever the lag. */
   drainFloorMs: number;
-  /** The longest the drain waits for in-flight claims to end before it gives up (their leases are seconds). */
+  /** The longest the drain waits for in-flight claims to end (their leases are seconds). */
   leaseWaitMs: number;
+  /**
+   * The longest an invocation can act on a read of the authority that has since changed (`actWindowMs`: the
+   * control cache, the longest function timeout and the SDK's retries): the new Region acts only this long after
+   * the fence.
+   */
+  actWindowMs: number;
   sleep: (ms: number) => Promise<void>;
 }
 
-/** The control that makes `to` active: one epoch above anything either copy holds. */
-export function nextControl(obs: Observed, to: RegionRole, reason: string): RegionControl {
-  return { active: to, epoch: (obs.latest?.epoch ?? 0) + 1, updated_at: Date.now(), reason };
+/** What a switch did, and what it could not yet see arrive. */
+export interface Switched {
+  control: RegionControl;
+  /** What is still arriving (the pending half of exit 3), each with how to finish. */
+  pending: string[];
+}
+
+/** The control that makes `to` active from `activeFrom`: one epoch above the authority's. */
+export function nextControl(
+  obs: Observed,
+  to: RegionRole,
+  reason: string,
+  activeFrom: number,
+  drains?: RegionRole,
+): RegionControl {
+  return {
+    active: to,
+    epoch: (obs.authority?.epoch ?? 0) + 1,
+    updated_at: Date.now(),
+    reason,
+    active_from: activeFrom,
+    ...(drains ? { drains } : {}),
+  };
 }
 
 /**
- * A planned switchover: fence the old Region (its copy names the new one, so it refuses writes and stops relaying
- * and running jobs), drain (its leases end; replication catches up, waited at least 10 × the lag measured), then
- * promote. Between the fence and the promotion no Region is active: that gap is the price of never two.
+ * A planned switchover, one write to the authority: it names the new Region (so the old one refuses writes from
+ * its next fence read) and the moment the new one may act, which is after the act window and 10 × the lag. Until
+ * then the old Region may still relay and deliver what it committed (`drains`); then the drain is checked.
  */
 export async function plannedSwitch(
   p: Progress,
-  sides: Record<RegionRole, RegionSide>,
-  next: RegionControl,
+  sides: FailoverSides,
+  obs: Observed,
   from: RegionRole,
   numbers: Numbers,
   d: DrainSettings,
-): Promise<boolean> {
-  const old = sides[from];
-  const target = sides[next.active];
-  const lag = await p.step(`replication lag ${from} → ${next.active} measured`, async () => {
-    numbers.lag_ms = await measureLag(old, target, d.canaryTimeoutMs, d.sleep);
+): Promise<Switched | undefined> {
+  const to: RegionRole = from === "primary" ? "standby" : "primary";
+  const lag = await p.step(`replication lag ${from} → ${to} measured`, async () => {
+    numbers.lag_ms = await measureLag(sides[from], sides[to], d.canaryTimeoutMs, d.sleep);
     return { ok: true, detail: `${numbers.lag_ms} ms (canary in the ledger)`, value: numbers.lag_ms };
   });
-  if (lag === undefined) return false;
-  const fenced = await p.step(`fence ${from} (epoch ${next.epoch})`, async () => {
-    const ok = await old.writeControl(next);
-    return {
-      ok,
-      detail: ok ? `${from} now names ${next.active}: it refuses writes` : "a newer control is there already",
-    };
-  });
-  if (!fenced) return false;
-  const drained = await p.step(`drain ${from}`, () => drain(old, target, numbers, d));
-  if (!drained) return false;
-  return Boolean(
-    await p.step(`promote ${next.active} (epoch ${next.epoch})`, async () => {
-      const ok = await target.writeControl(next);
-      return {
-        ok,
-        detail: ok
-          ? `${next.active} takes writes, relays and runs its jobs`
-          : "a newer control is there already",
-      };
-    }),
+  if (lag === undefined) return undefined;
+  const waitMs = Math.max(d.actWindowMs, 10 * lag, d.drainFloorMs);
+  const next = nextControl(
+    obs,
+    to,
+    `planned failover to ${to} at ${new Date().toISOString()}`,
+    Date.now() + waitMs,
+    from,
   );
+  const fenced = await fenceThroughAuthority(p, sides, next, from, waitMs);
+  if (!fenced) return undefined;
+  const pending = (await p.step(`drain ${from} until ${to} takes over`, () =>
+    drain(sides[from], sides[to], next, d),
+  )) ?? [`${from}'s drain could not be checked`];
+  return { control: next, pending };
 }
 
-async function drain(old: RegionSide, target: RegionSide, numbers: Numbers, d: DrainSettings) {
+/**
+ * A forced failover: the old Region does not answer, but it is fenced all the same, through the authority, which
+ * it must read before it acts; the new Region acts once the act window has passed.
+ */
+export async function forcedSwitch(
+  p: Progress,
+  sides: FailoverSides,
+  obs: Observed,
+  from: RegionRole,
+  d: DrainSettings,
+): Promise<Switched | undefined> {
+  const to: RegionRole = from === "primary" ? "standby" : "primary";
+  const waitMs = Math.max(d.actWindowMs, d.drainFloorMs);
+  const next = nextControl(
+    obs,
+    to,
+    `forced failover to ${to} at ${new Date().toISOString()}`,
+    Date.now() + waitMs,
+  );
+  if (!(await fenceThroughAuthority(p, sides, next, from, waitMs))) return undefined;
+  await p.step(`wait out the act window (${waitMs} ms) before ${to} acts`, async () => {
+    await d.sleep(Math.max(0, (next.active_from ?? 0) - Date.now()));
+    return {
+      ok: true,
+      detail: `no invocation of ${from} can still be acting on a read from before the fence`,
+    };
+  });
+  return {
+    control: next,
+    pending: [
+      `${from}'s last writes that had not replicated (about one lag) arrive only when it comes back; it comes back passive. Then run this command again: it changes nothing and checks that they arrived`,
+    ],
+  };
+}
+
+async function fenceThroughAuthority(
+  p: Progress,
+  sides: FailoverSides,
+  next: RegionControl,
+  from: RegionRole,
+  waitMs: number,
+): Promise<boolean> {
+  const ok = await p.step(`fence ${from} through the authority (epoch ${next.epoch})`, async () => {
+    const written = await sides.authority.write(next);
+    return written
+      ? {
+          ok: true,
+          detail: `${sides.authority.where} names ${next.active}: ${from} refuses writes from its next read, and ${next.active} acts in ${waitMs} ms`,
+        }
+      : {
+          ok: false,
+          detail: "a newer decision is in the authority already: nothing was changed; read it and run again",
+        };
+  });
+  if (!ok) return false;
+  // The Regions' own copies decide nothing; they are kept current where they answer, for people reading them.
+  for (const role of ["primary", "standby"] as const) {
+    const copy = sides[role].writeControl;
+    if (!copy) continue;
+    const done = await copy(next).catch(() => false);
+    p.say(
+      `  ${role}'s own copy ${done ? "updated" : "not updated (it does not answer; nothing acts on it)"}`,
+    );
+  }
+  return true;
+}
+
+async function drain(old: RegionSide, target: RegionSide, next: RegionControl, d: DrainSettings) {
   const started = Date.now();
+  const until = next.active_from ?? started;
   let open = await old.openClaims(Date.now());
   while (open > 0 && Date.now() - started < d.leaseWaitMs) {
     await d.sleep(250);
     open = await old.openClaims(Date.now());
   }
-  if (open > 0) return { ok: false, detail: `${open} claim(s) still in progress after ${d.leaseWaitMs} ms` };
-  // A fenced Region's relay still relays its own outbox items: wait for them to go (what stays, the sweep re-sends).
-  let backlog = await old.outboxBacklog();
-  while (backlog > 0 && Date.now() - started < d.leaseWaitMs) {
-    await d.sleep(250);
-    backlog = await old.outboxBacklog();
-  }
   // A canary written after the fence: once it is here, everything the old Region wrote before it is too.
-  const after = await measureLag(old, target, d.canaryTimeoutMs, d.sleep);
-  const margin = Math.max(d.drainFloorMs, 10 * (numbers.lag_ms ?? 0)) - (Date.now() - started);
-  if (margin > 0) await d.sleep(margin);
-  backlog = await old.outboxBacklog();
+  const lag = await measureLag(old, target, d.canaryTimeoutMs, d.sleep).catch(() => undefined);
+  await d.sleep(Math.max(0, until - Date.now()));
+  const backlog = await old.outboxBacklog();
+  const pending: string[] = [];
+  if (open > 0)
+    pending.push(`${open} claim(s) in ${old.role} were still in progress after ${d.leaseWaitMs} ms`);
+  if (lag === undefined)
+    pending.push(
+      `a canary from ${old.role} did not reach ${target.role}: replication is behind; run this command again to check`,
+    );
   return {
     ok: true,
-    detail: `leases ended, outbox ${backlog === 0 ? "empty" : `${backlog} item(s) left for ${target.role}'s sweep`}, replication caught up (${after} ms), waited ${Date.now() - started} ms`,
+    detail: `leases ${open === 0 ? "ended" : `${open} still open`}, outbox ${backlog === 0 ? "empty" : `${backlog} item(s) left for ${target.role}'s sweep`}, replication ${lag === undefined ? "NOT caught up" : `caught up (${lag} ms)`}, waited ${Date.now() - started} ms`,
+    value: pending,
   };
-}
-
-/** A forced failover: the old Region does not answer, so it cannot be fenced now; the target is promoted alone. */
-export async function forcedSwitch(
-  p: Progress,
-  sides: Record<RegionRole, RegionSide>,
-  next: RegionControl,
-  from: RegionRole,
-): Promise<boolean> {
-  const promoted = await p.step(`promote ${next.active} (epoch ${next.epoch}, forced)`, async () => {
-    const ok = await sides[next.active].writeControl(next);
-    return { ok, detail: ok ? `${next.active} takes writes` : "a newer control is there already" };
-  });
-  await p.step(`fence ${from} (best effort)`, async () => {
-    const ok = await sides[from].writeControl(next).catch(() => false);
-    return {
-      ok: true,
-      detail: ok
-        ? `${from} answered and is fenced`
-        : `${from} does not answer: when it does, run this command again before it takes traffic; it fences ${from}`,
-    };
-  });
-  return Boolean(promoted);
 }

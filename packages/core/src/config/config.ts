@@ -16,10 +16,14 @@ export interface AppConfig extends Tunables {
   region: string;
   regionRole: RegionRole;
   /**
-   * This Region's copy of the Region control: which Region takes writes and runs the relay, resolver and
-   * sweeps (one at a time, the home-Region rule of Part 9). It is data, read at run time, never a variable.
+   * The Region authority's table: which Region takes writes and runs the relay, resolver and sweeps (one at a
+   * time, the home-Region rule of Part 9). It is data, read at run time, never a variable.
    */
   controlTable: string;
+  /** Where the authority is reached when not in this Region (CONTROL_MODE=single-region, and locally). */
+  controlRegion?: string;
+  /** Local only: the endpoint through which this Region reaches the authority (a link a partition can cut). */
+  controlEndpoint?: string;
   claimTable: string;
   /** Where the claim table is reached, when not this Region (the local stack's MRSC mode; never set in AWS). */
   claimRegion?: string;
@@ -58,6 +62,8 @@ export interface Tunables {
   controlCacheMs: number;
   /** How stale that read may be when a write is checked against it (the fence); the failover's drain waits longer. */
   fenceCacheMs: number;
+  /** The longest timeout of any function that acts (the failover waits it out before the new Region acts). */
+  functionTimeoutMs: number;
 }
 
 /** Where the function's resources are: no default could be right (the Region, the tables, the queue, the PSP). */
@@ -84,6 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     region: readRequired(env, "AWS_REGION"),
     regionRole: regionRoleOf(env),
     controlTable: readRequired(env, "CONTROL_TABLE"),
+    ...(env.CONTROL_TABLE_REGION ? { controlRegion: env.CONTROL_TABLE_REGION } : {}),
+    ...(env.CONTROL_ENDPOINT_URL ? { controlEndpoint: env.CONTROL_ENDPOINT_URL } : {}),
     claimTable: readRequired(env, "CLAIM_TABLE"),
     ...(env.CLAIM_TABLE_REGION ? { claimRegion: env.CLAIM_TABLE_REGION } : {}),
     ledgerTable: readRequired(env, "LEDGER_TABLE"),
@@ -118,6 +126,8 @@ export function loadTunables(env: NodeJS.ProcessEnv = process.env): Tunables {
     pspNotFoundSettleS: num(env, "PSP_NOT_FOUND_SETTLE_S", 600),
     controlCacheMs: num(env, "REGION_CONTROL_CACHE_MS", 2_000),
     fenceCacheMs: num(env, "REGION_FENCE_CACHE_MS", 250),
+    // The stacks' longest function timeout (stacks/handlers.ts: 30 s).
+    functionTimeoutMs: num(env, "FUNCTION_TIMEOUT_MS", 30_000),
   };
 }
 

@@ -77,3 +77,9 @@ export const unsafeReplayInheritedRow = (): boolean =>
  */
 export const unsafeTrustInheritedVoid = (): boolean =>
   process.env.EO_TEST_UNSAFE_TRUST_INHERITED_VOID === "1";
+
+/**
+ * EO_TEST_UNSAFE_NO_RESOLVER_RECHECK=1 lets a resolver pass go on replaying PSP calls after the authority stopped
+ * naming its Region mid-pass (the check before each call taken away).
+ */
+export const unsafeNoResolverRecheck = (): boolean => process.env.EO_TEST_UNSAFE_NO_RESOLVER_RECHECK === "1";

@@ -3,7 +3,11 @@ import type { PaymentRow } from "../ledger/ledger-items";
 import { settleRefund } from "./cancel-payment";
 import type { PaymentDeps } from "./payment-deps";
 import type { PaymentState } from "./payment-state";
-import { unsafeReplayInheritedRow, unsafeReplayVoidedKey } from "./payment-test-switches";
+import {
+  unsafeNoResolverRecheck,
+  unsafeReplayInheritedRow,
+  unsafeReplayVoidedKey,
+} from "./payment-test-switches";
 import { renderPayment } from "./render-payment";
 import { replayCharge } from "./replay-charge";
 import { replayRefund } from "./replay-refund";
@@ -21,6 +25,8 @@ export interface ResolverReport {
   /** Payments where the PSP contradicts a final state; listed on every pass until a person acts. */
   anomalies: Array<{ payment_id: string; state: PaymentState; kind: string; psp_charge: string }>;
   rateLimited: boolean;
+  /** Set when the pass stopped because the authority no longer named this Region before a PSP call. */
+  stoppedPassive?: boolean;
 }
 
 /** One step of a resolver pass, for an operator's progress lines. */
@@ -50,6 +56,11 @@ export interface ResolverPass {
   onProgress?: ResolverProgress;
   /** The epoch of the control that lets this Region resolve; rows guarded under an earlier one are looked up. */
   epoch?: number;
+  /**
+   * Asked before each PSP call: whether the authority, read now, still names this Region under the same epoch.
+   * A pass can last longer than the control's cache, and a failover in the middle of it must stop its replays.
+   */
+  stillActive?: () => Promise<boolean>;
 }
 
 /**
@@ -58,7 +69,7 @@ export interface ResolverPass {
  * compare-and-set and rewrites the key record's stored answer to the final one.
  */
 export async function settleUnknowns(deps: PaymentDeps, pass: ResolverPass = {}): Promise<ResolverReport> {
-  const { limit = 100, onProgress, epoch } = pass;
+  const { limit = 100, onProgress, epoch, stillActive } = pass;
   const anomalies = (await deps.ledger.listAnomalies(limit)).map((r) => ({
     payment_id: r.payment_id,
     state: r.state,
@@ -70,6 +81,8 @@ export async function settleUnknowns(deps: PaymentDeps, pass: ResolverPass = {})
     // The index is read once; another resolver may have settled the row since.
     const row = await deps.ledger.getPayment(listed.payment_id);
     if (row?.state !== listed.state) continue;
+    if (stillActive && !(await stillActive()) && !unsafeNoResolverRecheck())
+      return { ...report, stoppedPassive: true };
     report.examined += 1;
     const { after, notRun } = await settleOne(deps, row, epoch);
     onProgress?.({ payment_id: row.payment_id, from: row.state, to: after.state });

@@ -1,53 +1,103 @@
 import type { RegionRole } from "../config/switches";
 import { Refusal } from "../payment/payment-errors";
-import type { RegionControl, RegionControlStore } from "./region-control";
+import { namesActive, namesDraining, type RegionControl, type RegionControlStore } from "./region-control";
 
-/** What a Region's handlers know of the control: whether they are active, and under which epoch. */
+/** How fresh a read of the authority must be for each kind of act, and the clock margin on `active_from`. */
+export interface GateTimes {
+  /** Jobs, the relay and the worker decide on a read at most this old. */
+  controlCacheMs: number;
+  /** A write is checked against a read at most this old (the fence). */
+  fenceCacheMs: number;
+  /** The worst clock offset between the failover's clock and a Region's: `active_from` is waited out by this more. */
+  clockMarginMs?: number;
+}
+
+/** What a Region knows of the authority: whether it may act, and under which epoch. */
 export interface ActiveRegion {
-  /** The control, reused for up to `controlCacheMs` (jobs and relays decide whether to run). */
+  /** The control, reused for up to `controlCacheMs`; throws a region-passive Refusal when it cannot be read. */
   control(): Promise<RegionControl | undefined>;
-  /** The control read now, for the resolver, whose rule on rows of earlier epochs needs today's epoch. */
+  /** The control read now (the resolver before each PSP call, resolve's epoch); throws when it cannot be read. */
   controlNow(): Promise<RegionControl | undefined>;
+  /** Whether a read at most `controlCacheMs` old names this Region active; false when it cannot be read. */
   isActive(): Promise<boolean>;
+  /** Whether this Region may deliver what it committed: active, or drained by a planned failover until the switch. */
+  mayDeliver(): Promise<boolean>;
+  /** The control if a read made now names this Region active; undefined otherwise (or when unreadable). */
+  activeNow(): Promise<RegionControl | undefined>;
   /**
-   * Refuses (503 region-passive) unless a read at most `fenceCacheMs` old says this Region is active; answers the
+   * Refuses (503 region-passive) unless a read at most `fenceCacheMs` old names this Region active; answers the
    * control read, whose epoch a durable guard carries.
    */
   assertActive(): Promise<RegionControl>;
 }
 
+interface Read {
+  at: number;
+  control?: RegionControl;
+  error?: string;
+}
+
 /**
- * Reads the control of this Region's copy at run time. No record means passive: a Region that cannot tell
- * whether it is active must not take writes (fail closed); the stack writes the first record at deploy.
+ * The gate every acting part of a Region goes through. It fails closed: a Region that cannot read the
+ * authority, or whose read does not name it, is passive, whatever it believed before (a Region that comes back
+ * after a failure has no read younger than its absence, so it reads again before its first act).
  */
 export function activeRegion(
   role: RegionRole,
   store: RegionControlStore,
   now: () => number,
-  cache: { controlCacheMs: number; fenceCacheMs: number },
+  times: GateTimes,
 ): ActiveRegion {
-  let cached: { at: number; control: RegionControl | undefined } | undefined;
-  const read = async (maxAgeMs: number) => {
+  let cached: Read | undefined;
+  const read = async (maxAgeMs: number): Promise<Read> => {
     const t = now();
-    if (!cached || t - cached.at > maxAgeMs) cached = { at: t, control: await store.read() };
-    return cached.control;
-  };
-  const activeIn = (c: RegionControl | undefined) => c?.active === role;
-  return {
-    control: () => read(cache.controlCacheMs),
-    controlNow: () => read(0),
-    isActive: async () => activeIn(await read(cache.controlCacheMs)),
-    assertActive: async () => {
-      const c = await read(cache.fenceCacheMs);
-      if (c && activeIn(c)) return c;
-      const why = c
-        ? `the ${c.active} Region is active (epoch ${c.epoch})`
-        : "no Region control record is readable here";
-      throw new Refusal(
-        "region-passive",
-        `this Region (${role}) is passive: ${why}; send requests to the active Region`,
-        1,
+    if (!cached || t - cached.at > maxAgeMs || maxAgeMs === 0) {
+      cached = await store.read().then(
+        (control) => ({ at: t, control }),
+        (err: unknown) => ({ at: t, error: (err as Error)?.message ?? String(err) }),
       );
+    }
+    return cached;
+  };
+  const must = (r: Read) => {
+    if (r.error !== undefined)
+      throw passive(role, `the Region authority cannot be read from here (${r.error})`);
+    return r.control;
+  };
+  const active = (r: Read) => namesActive(r.control, role, now(), times.clockMarginMs ?? 0);
+  return {
+    control: async () => must(await read(times.controlCacheMs)),
+    controlNow: async () => must(await read(0)),
+    isActive: async () => active(await read(times.controlCacheMs)),
+    mayDeliver: async () => {
+      const r = await read(times.controlCacheMs);
+      return active(r) || namesDraining(r.control, role, now());
+    },
+    activeNow: async () => {
+      const r = await read(0);
+      return active(r) ? r.control : undefined;
+    },
+    assertActive: async () => {
+      const r = await read(times.fenceCacheMs);
+      if (active(r) && r.control) return r.control;
+      throw passive(role, whyPassive(r, role, now()));
     },
   };
+}
+
+function whyPassive(r: Read, role: RegionRole, at: number): string {
+  if (r.error !== undefined) return `the Region authority cannot be read from here (${r.error})`;
+  const c = r.control;
+  if (!c) return "the Region authority holds no control record";
+  if (c.active === role)
+    return `this Region takes over at ${new Date(c.active_from ?? 0).toISOString()}, ${Math.max(0, (c.active_from ?? 0) - at)} ms from now (epoch ${c.epoch})`;
+  return `the authority names the ${c.active} Region (epoch ${c.epoch})`;
+}
+
+function passive(role: RegionRole, why: string): Refusal {
+  return new Refusal(
+    "region-passive",
+    `this Region (${role}) is passive: ${why}; send requests to the active Region`,
+    1,
+  );
 }

@@ -2,10 +2,13 @@ import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { RegionControl, RegionControlStore } from "./region-control";
 
-/** The one item of a Region's control table. */
+/** The one item of a control table. */
 export const CONTROL_KEY = { pk: "REGION_CONTROL" } as const;
 
-/** One Region's control record on a small table of its own (not global: each Region writes its copy itself). */
+/**
+ * The Region control on a small DynamoDB table: in AWS the authority (an MRSC table, whose strongly consistent
+ * read and conditional write see the latest value in every replica Region), locally the authority or a copy.
+ */
 export class DynamoRegionControlStore implements RegionControlStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -17,8 +20,15 @@ export class DynamoRegionControlStore implements RegionControlStore {
       new GetCommand({ TableName: this.table, Key: CONTROL_KEY, ConsistentRead: true }),
     );
     if (!out.Item) return undefined;
-    const { active, epoch, updated_at, reason } = out.Item;
-    return { active, epoch: Number(epoch), updated_at: Number(updated_at), reason: String(reason ?? "") };
+    const { active, epoch, updated_at, reason, active_from, drains } = out.Item;
+    return {
+      active,
+      epoch: Number(epoch),
+      updated_at: Number(updated_at),
+      reason: String(reason ?? ""),
+      ...(active_from !== undefined ? { active_from: Number(active_from) } : {}),
+      ...(drains !== undefined ? { drains } : {}),
+    };
   }
 
   async write(next: RegionControl): Promise<boolean> {

@@ -1,3 +1,5 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { documentClient } from "../aws/document-client";
 import { type AppConfig, loadConfig } from "../config/config";
 import { type ActiveRegion, activeRegion } from "./active-region";
@@ -5,13 +7,39 @@ import { DynamoRegionControlStore } from "./dynamo-region-control";
 
 let gate: ActiveRegion | undefined;
 
-/** This Region's view of the Region control, built once per process; its cache is wall time, not the test clock. */
+/**
+ * EO_TEST_UNSAFE_TRUST_OWN_COPY=1 makes a Region read its own copy of the control (its own table, in its own
+ * database) instead of the authority: the design before the authority, in which a Region that comes back after a
+ * failure, or is cut off from the other, goes on acting on what it last believed.
+ */
+export const unsafeTrustOwnCopy = (): boolean => process.env.EO_TEST_UNSAFE_TRUST_OWN_COPY === "1";
+
+/** This Region's view of the authority, built once per process; its cache is wall time, not the test clock. */
 export function regionGate(config: AppConfig = loadConfig()): ActiveRegion {
   gate ??= activeRegion(
     config.regionRole,
-    new DynamoRegionControlStore(documentClient(), config.controlTable),
+    new DynamoRegionControlStore(
+      unsafeTrustOwnCopy() ? documentClient() : authorityClient(config),
+      config.controlTable,
+    ),
     Date.now,
     config,
   );
   return gate;
+}
+
+/**
+ * The authority's client: this Region's replica in AWS (MRSC), or the table's Region when it lives elsewhere. Its
+ * timeouts are short and its retries few, so a Region cut off from the authority turns passive in about a second
+ * instead of hanging a request on it.
+ */
+function authorityClient(config: AppConfig): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      maxAttempts: 2,
+      requestHandler: { connectionTimeout: 500, requestTimeout: 1_000 },
+      ...(config.controlRegion ? { region: config.controlRegion } : {}),
+      ...(config.controlEndpoint ? { endpoint: config.controlEndpoint } : {}),
+    }),
+  );
 }

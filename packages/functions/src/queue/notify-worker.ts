@@ -6,6 +6,8 @@ import {
   InjectedCrash,
   maxReceiveCount,
   parsePaymentEvent,
+  Refusal,
+  regionGate,
   workerDeps,
 } from "@eo/core";
 import middy from "@middy/core";
@@ -21,6 +23,7 @@ async function processRecord(record: SQSRecord, context: Context): Promise<void>
   try {
     const budget = { remainingMs: () => context.getRemainingTimeInMillis() };
     const event = parsePaymentEvent(record.body);
+    await refuseWhenPassive();
     const outcome = await handleEvent(workerDeps(), event, budget);
     countOutcome(outcome);
     for (const f of outcome.failed)
@@ -41,12 +44,20 @@ async function processRecord(record: SQSRecord, context: Context): Promise<void>
       error: err as Error,
     };
     if (last) logger.error("event failed its last delivery; it goes to the DLQ", details);
-    // An injected crash is a drill, not a fault to page anyone about.
-    else if (err instanceof InjectedCrash)
+    // An injected crash is a drill, and a passive Region's refusal the gate at work, not faults to page anyone about.
+    else if (err instanceof InjectedCrash || err instanceof Refusal)
       logger.warn("injected crash; the event will be redelivered", details);
     else logger.error("event failed; it will be redelivered", details);
     throw err;
   }
+}
+
+// A credit and a notification are effects: a Region the authority does not name (or that cannot read it) leaves the
+// message for redelivery, and the DLQ after maxReceiveCount, rather than crediting beside the active Region's worker
+// on its own replica of the inbox (Part 9, branch F2). A planned failover's drain lets the old Region finish first.
+async function refuseWhenPassive(): Promise<void> {
+  if (await regionGate().mayDeliver()) return;
+  throw new Refusal("region-passive", "this Region is passive: the event waits for redelivery", 1);
 }
 
 function countOutcome(o: EventOutcome): void {

@@ -24,12 +24,17 @@ export const handler = middy(async (event: DynamoDBStreamEvent): Promise<void> =
   const caughtUp = await catchUpRefunds(paymentDeps(), regionGate(), refundsJournalled(event.Records));
   if (caughtUp > 0) logger.warn("rows caught up with their replicated refund", { caughtUp });
   const own = loadConfig().regionRole;
+  // A Region the authority does not name leaves its outbox items where they are: they replicate, and the active
+  // Region's sweep sends them with their stored ids. A planned failover's drain lets the old Region relay first.
+  if (!(await regionGate().mayDeliver())) {
+    logger.info("relay skipped: this Region is passive; its outbox waits for the active Region's sweep");
+    return;
+  }
   const items = event.Records.filter((r) => r.eventName === "INSERT")
     .map((r) => outboxItemFromImage(r.dynamodb?.NewImage as Parameters<typeof outboxItemFromImage>[0]))
     .filter((item): item is OutboxItem => item !== undefined && item.origin_region === own);
-  // Only this Region's own events (a refund's entry from the other Region came for the catch-up above), and
-  // it relays them even once fenced: they are facts its Region committed, and relaying them is how a planned
-  // failover's drain empties the old Region's outbox. The same event ids meet the queue's dedup and the inbox.
+  // Only this Region's own events (a refund's entry from the other Region came for the catch-up above). The same
+  // event ids meet the queue's dedup and the inbox.
   if (items.length === 0) return;
   try {
     const { published } = await relayOutbox(relayDeps(), items);

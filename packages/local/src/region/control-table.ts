@@ -4,38 +4,54 @@ import { DynamoRegionControlStore, initialControl, type RegionControl, type Regi
 import { LOCAL_CREDENTIALS } from "../stack/regions";
 import type { Emulators } from "../stack/start-emulators";
 
-/** The name of each Region's control table, as the stacks name its role. */
+/** The name of the control table: the authority's, and each Region's own copy (the counterfactual's). */
 export const CONTROL_TABLE = "control";
 
-/** A document client on one local Region's DynamoDB database. */
-export function regionDocumentClient(emu: Pick<Emulators, "endpoints" | "regions">, role: RegionRole) {
+/**
+ * Where the local authority lives: a third DynamoDB Local Region, the witness of the stacks' MRSC control table
+ * (us-east-2 beside us-east-1 and us-west-2: one MRSC Region set). Neither application Region holds it.
+ */
+export function authorityRegion(env: NodeJS.ProcessEnv = process.env): string {
+  return env.WITNESS_REGION || "us-east-2";
+}
+
+type Emu = Pick<Emulators, "endpoints" | "regions">;
+
+function documentClientIn(emu: Emu, region: string) {
   return DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: emu.endpoints.dynamodb,
-      region: emu.regions[role].region,
-      credentials: LOCAL_CREDENTIALS,
-    }),
+    new DynamoDBClient({ endpoint: emu.endpoints.dynamodb, region, credentials: LOCAL_CREDENTIALS }),
     { marshallOptions: { removeUndefinedValues: true } },
   );
 }
 
-/** One Region's copy of the Region control, as the failover script reads and writes it. */
-export function controlStore(emu: Pick<Emulators, "endpoints" | "regions">, role: RegionRole) {
-  return new DynamoRegionControlStore(regionDocumentClient(emu, role), CONTROL_TABLE);
+/** A document client on one local Region's DynamoDB database. */
+export function regionDocumentClient(emu: Emu, role: RegionRole) {
+  return documentClientIn(emu, emu.regions[role].region);
+}
+
+/** The authority, as the failover script and the `/_local` routes read and write it (from outside both Regions). */
+export function authorityStore(emu: Emu) {
+  return new DynamoRegionControlStore(documentClientIn(emu, authorityRegion()), CONTROL_TABLE);
 }
 
 /**
- * Creates each Region's control table (not a global table: each Region keeps a copy of its own, readable while
- * the other is down) and writes the first control into both, as the stacks do at deploy.
+ * One Region's own copy of the control: what the Region believed before the authority. Nothing acts on it
+ * (only the EO_TEST_UNSAFE_TRUST_OWN_COPY counterfactual); the failover script keeps it current where it can.
  */
+export function controlStore(emu: Emu, role: RegionRole) {
+  return new DynamoRegionControlStore(regionDocumentClient(emu, role), CONTROL_TABLE);
+}
+
+/** Creates the authority and each Region's copy, and writes the first control into each, as the stacks do at deploy. */
 export async function createControlTables(
-  emu: Pick<Emulators, "endpoints" | "regions">,
+  emu: Emu,
   first: RegionControl = initialControl(Date.now()),
 ): Promise<void> {
-  for (const role of ["primary", "standby"] as const) {
+  const places = [authorityRegion(), emu.regions.primary.region, emu.regions.standby.region];
+  for (const region of places) {
     const ddb = new DynamoDBClient({
       endpoint: emu.endpoints.dynamodb,
-      region: emu.regions[role].region,
+      region,
       credentials: LOCAL_CREDENTIALS,
     });
     try {
@@ -50,6 +66,6 @@ export async function createControlTables(
     } finally {
       ddb.destroy();
     }
-    await controlStore(emu, role).write(first);
+    await new DynamoRegionControlStore(documentClientIn(emu, region), CONTROL_TABLE).write(first);
   }
 }

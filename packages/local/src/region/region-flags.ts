@@ -1,29 +1,49 @@
 import type { RegionRole } from "@eo/core";
 
 const SLOT: Record<RegionRole, number> = { primary: 0, standby: 1 };
+const PARTITIONED = 2;
 
 /**
- * Whether each local Region is up: what `POST /_local/regions/{region}/fail` and `/recover` change. It lives in
- * a SharedArrayBuffer so that the standby's runtime (a worker thread) sees a failure at once, as its own.
+ * Whether each local Region is up, and whether it is cut off: what `POST /_local/regions/{region}/fail`,
+ * `/recover`, `/partition` and `/heal` change. It lives in a SharedArrayBuffer so that the standby's runtime (a
+ * worker thread) sees a change at once, as its own.
  */
 export class RegionFlags {
   readonly buffer: SharedArrayBuffer;
-  private readonly down: Int32Array;
+  private readonly flags: Int32Array;
 
-  constructor(buffer: SharedArrayBuffer = new SharedArrayBuffer(8)) {
+  constructor(buffer: SharedArrayBuffer = new SharedArrayBuffer(16)) {
     this.buffer = buffer;
-    this.down = new Int32Array(buffer);
+    this.flags = new Int32Array(buffer);
   }
 
   isUp(role: RegionRole): boolean {
-    return Atomics.load(this.down, SLOT[role]) === 0;
+    return Atomics.load(this.flags, SLOT[role]) === 0;
+  }
+
+  /** Whether the Region runs but cannot reach the authority or the other Region. */
+  isPartitioned(role: RegionRole): boolean {
+    return Atomics.load(this.flags, PARTITIONED + SLOT[role]) === 1;
+  }
+
+  /** Whether the Region can reach the authority and the other Region: up and not partitioned. */
+  isConnected(role: RegionRole): boolean {
+    return this.isUp(role) && !this.isPartitioned(role);
   }
 
   fail(role: RegionRole): void {
-    Atomics.store(this.down, SLOT[role], 1);
+    Atomics.store(this.flags, SLOT[role], 1);
   }
 
   recover(role: RegionRole): void {
-    Atomics.store(this.down, SLOT[role], 0);
+    Atomics.store(this.flags, SLOT[role], 0);
+  }
+
+  partition(role: RegionRole): void {
+    Atomics.store(this.flags, PARTITIONED + SLOT[role], 1);
+  }
+
+  heal(role: RegionRole): void {
+    Atomics.store(this.flags, PARTITIONED + SLOT[role], 0);
   }
 }

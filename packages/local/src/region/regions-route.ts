@@ -1,9 +1,10 @@
 import type { RegionRole } from "@eo/core";
+import { namesActive, namesDraining, type RegionControl } from "@eo/core";
 import type { Replicator } from "../replication/start-replicator";
 import type { LocalAnswer } from "../runtime/http-front";
 import { problem } from "../runtime/http-front";
 import type { Emulators } from "../stack/start-emulators";
-import { controlStore } from "./control-table";
+import { authorityStore, controlStore } from "./control-table";
 import type { RegionFlags } from "./region-flags";
 
 /** What `/_local/regions` reads and changes: the Regions' up flags, their control copies and the replication. */
@@ -16,7 +17,10 @@ export interface RegionsRouteSources {
 
 const ROLES: readonly RegionRole[] = ["primary", "standby"];
 
-/** `/_local/regions` (and `/fail`, `/recover`) and `/_local/replication`; undefined when not one of them. */
+/**
+ * `/_local/regions` (and `/fail`, `/recover`, `/partition`, `/heal`) and `/_local/replication`; undefined when not
+ * one of them.
+ */
 export async function regionsRoute(
   src: RegionsRouteSources,
   method: string,
@@ -25,25 +29,28 @@ export async function regionsRoute(
 ): Promise<LocalAnswer | undefined> {
   if (method === "GET" && path === "/_local/regions") return { status: 200, body: await regionsView(src) };
   if (path === "/_local/replication") return replicationRoute(src, method, body);
-  const m = /^\/_local\/regions\/([^/]+)\/(fail|recover)$/.exec(path);
+  const m = /^\/_local\/regions\/([^/]+)\/(fail|recover|partition|heal)$/.exec(path);
   if (method !== "POST" || !m) return undefined;
   const role = m[1] as RegionRole;
   if (!ROLES.includes(role)) {
     return { status: 404, body: problem(404, "Not Found", `no Region ${m[1]}; Regions: primary, standby`) };
   }
-  if (m[2] === "fail") {
-    src.flags.fail(role);
-    src.replicator?.failRegion(role);
-  } else {
-    src.flags.recover(role);
-    src.replicator?.recoverRegion(role);
-  }
+  const change = { fail: "fail", recover: "recover", partition: "partition", heal: "heal" } as const;
+  src.flags[change[m[2] as keyof typeof change]](role);
+  // A Region down or cut off ships nothing and receives nothing; its unshipped writes wait, as in AWS.
+  if (src.flags.isConnected(role)) src.replicator?.recoverRegion(role);
+  else src.replicator?.failRegion(role);
   return { status: 200, body: await regionsView(src) };
 }
 
-/** The contract's view: which Region is active under which epoch, who is up, and the replication's state. */
+/**
+ * The contract's view: the authority (what decides), and beside it each Region's own view: whether it is up, cut
+ * off, what it concludes from the authority as it can reach it, and its own copy (which nothing acts on).
+ */
 async function regionsView(src: RegionsRouteSources) {
-  // Each Region keeps its own copy; the one with the higher epoch is the latest decision.
+  const authority = await authorityStore(src.emulators)
+    .read()
+    .catch(() => undefined);
   const copies = await Promise.all(
     ROLES.map((r) =>
       controlStore(src.emulators, r)
@@ -51,14 +58,44 @@ async function regionsView(src: RegionsRouteSources) {
         .catch(() => undefined),
     ),
   );
-  const latest = copies.reduce((a, b) => ((b?.epoch ?? 0) > (a?.epoch ?? 0) ? b : a), undefined);
+  const now = Date.now();
   return {
-    active: latest?.active,
-    epoch: latest?.epoch,
-    regions: Object.fromEntries(
-      ROLES.map((r, i) => [r, { up: src.flags.isUp(r), control: copies[i] ?? null }]),
-    ),
+    active: authority?.active,
+    epoch: authority?.epoch,
+    authority: {
+      active: authority?.active,
+      epoch: authority?.epoch,
+      ...(authority?.active_from ? { active_from: new Date(authority.active_from).toISOString() } : {}),
+      ...(authority?.drains ? { drains: authority.drains } : {}),
+      reason: authority?.reason,
+      reachable_from: Object.fromEntries(ROLES.map((r) => [r, src.flags.isConnected(r)])),
+    },
+    regions: Object.fromEntries(ROLES.map((r, i) => [r, regionView(src, r, authority, now, copies[i])])),
     replication: replicationView(src),
+  };
+}
+
+function regionView(
+  src: RegionsRouteSources,
+  role: RegionRole,
+  authority: RegionControl | undefined,
+  now: number,
+  copy: RegionControl | undefined,
+) {
+  const reaches = src.flags.isConnected(role);
+  const acts = !src.flags.isUp(role)
+    ? "down"
+    : reaches && namesActive(authority, role, now)
+      ? "active"
+      : reaches && namesDraining(authority, role, now)
+        ? "draining"
+        : "passive";
+  return {
+    up: src.flags.isUp(role),
+    partitioned: src.flags.isPartitioned(role),
+    reaches_authority: reaches,
+    acts_as: acts,
+    control: copy ?? null,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { RegionRole } from "@eo/core";
-import { CONTROL_TABLE } from "../region/control-table";
+import { authorityRegion, CONTROL_TABLE } from "../region/control-table";
 import { LOCAL_CREDENTIALS } from "./regions";
 import type { Emulators } from "./start-emulators";
 
@@ -13,6 +13,7 @@ export function regionHandlerEnv(
   role: RegionRole,
   pspUrl: string,
   pushUrl?: string,
+  authorityLink?: string,
 ): Record<string, string> {
   const r = emu.regions[role];
   return {
@@ -23,7 +24,10 @@ export function regionHandlerEnv(
     AWS_ENDPOINT_URL_SQS: emu.endpoints.sqs,
     AWS_ENDPOINT_URL_SESV2: emu.endpoints.ses,
     ...(pushUrl ? { AWS_ENDPOINT_URL_SNS: pushUrl } : {}),
+    // The authority lives outside both Regions (the witness's database), reached through this Region's link.
     CONTROL_TABLE: CONTROL_TABLE,
+    CONTROL_TABLE_REGION: authorityRegion(),
+    ...(authorityLink ? { CONTROL_ENDPOINT_URL: authorityLink } : {}),
     CLAIM_TABLE: r.claimTable,
     LEDGER_TABLE: r.ledgerTable,
     CONSUMER_TABLE: r.consumerTable,

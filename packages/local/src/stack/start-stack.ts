@@ -2,6 +2,7 @@ import { clearFaults, DEFAULT_BALANCE_SHARDS, resetClock } from "@eo/core";
 import { type FakePsp, type FakePspOptions, startFakePsp } from "@eo/psp";
 import { isAlive } from "../emulators/managed-process";
 import type { StartingPosition } from "../pollers/shard-reader";
+import { startAuthorityLinks } from "../region/authority-link";
 import { createControlTables } from "../region/control-table";
 import { RegionFlags } from "../region/region-flags";
 import { inProcessLambdas, workerLambdas } from "../region/region-lambdas";
@@ -108,8 +109,10 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
       opts.asyncHalf === false ? undefined : await startPushService(emulators, flags, [apiPort, standbyPort]);
     if (push) stops.push(() => push.stop());
     await createControlTables(emulators);
+    const links = await startAuthorityLinks(emulators.endpoints.dynamodb, flags);
+    stops.push(() => links.stop());
     const envOf = (role: "primary" | "standby") => ({
-      ...regionHandlerEnv(emulators, role, psp.url),
+      ...regionHandlerEnv(emulators, role, psp.url, undefined, links.urls[role]),
       ...push?.env,
       EVENTS_MAX_RECEIVE_COUNT: String(EVENTS_MAX_RECEIVE_COUNT),
     });
