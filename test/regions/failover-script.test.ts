@@ -41,7 +41,9 @@ describe("npm run failover", () => {
     // assess
     expect(dry.code, dry.out).toBe(0);
     expect(dry.out).toMatch(/dry run, planned failover primary → standby/);
-    expect(dry.out).toMatch(/fence primary through the authority: write \{active: standby, epoch: 2, from: now/);
+    expect(dry.out).toMatch(
+      /fence primary through the authority: write \{active: standby, epoch: 2, from: now/,
+    );
     expect(dry.out).toMatch(
       /outbox \d+ not yet relayed, \d+ claim\(s\) in progress, \d+ payment\(s\) unknown/,
     );

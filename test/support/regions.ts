@@ -1,7 +1,6 @@
-import { DeleteCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
-import { CONTROL_KEY, loadTunables, type RegionRole } from "../../packages/core/src";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { CONTROL_KEY, loadTunables, type RegionRole } from "../../packages/core/src";
 import {
   authorityRegion,
   authorityStore,

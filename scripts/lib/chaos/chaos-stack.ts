@@ -12,6 +12,10 @@ export function chaosEnv(): Record<string, string> {
     TAKEOVER_MARGIN_MS: String(CHAOS_TIMING.takeoverMarginMs),
     PSP_WEBHOOK_DELAY_MS: String(CHAOS_TIMING.webhookDelayMs),
     EVENTS_VISIBILITY_TIMEOUT_S: "1",
+    // A Region acts on a read of the authority at most 0.5 s old; a failover lets the new Region act 2.5 s after
+    // its fence (the cache, the 1.5 s deadline, 0.5 s for the SDK), the act window scaled down with the rest.
+    REGION_CONTROL_CACHE_MS: "500",
+    FAILOVER_ACT_WINDOW_MS: "2500",
     POWERTOOLS_METRICS_DISABLED: "true",
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? "CRITICAL",
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",

@@ -22,7 +22,10 @@ export const LOCAL_FAILOVER_SETTINGS = {
   drainFloorMs: 1_000,
   // The local runtime's act window: the handlers' control cache (2 s), the longest local act (the 5 s deadline)
   // and the SDK's retries; FAILOVER_ACT_WINDOW_MS shortens it for the fault checker's stacks.
-  actWindowMs: Number(process.env.FAILOVER_ACT_WINDOW_MS || 8_000),
+  // Read on use: the fault checker sets it after this module is loaded.
+  get actWindowMs() {
+    return Number(process.env.FAILOVER_ACT_WINDOW_MS || 8_000);
+  },
   leaseWaitMs: 15_000,
   sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
   rounds: 3,
@@ -62,11 +65,14 @@ export function localSides(t: LocalTargets): FailoverSides {
   const side = (role: RegionRole): RegionSide => {
     const db = clientIn(t, t.regions[role]);
     const api = t.apis[role];
+    // A partitioned Region runs, but locally it is cut off from the operator's data-plane calls too, as an AWS
+    // Region whose network is split would be from an operator outside it.
     const isUp = async () => {
       const regions = (await getJson(`${api}/_local/regions`)) as {
-        regions?: Record<string, { up?: boolean }>;
+        regions?: Record<string, { up?: boolean; partitioned?: boolean }>;
       };
-      return regions.regions?.[role]?.up === true;
+      const r = regions.regions?.[role];
+      return r?.up === true && r.partitioned !== true;
     };
     const tables = { control: "control", claims: "claims", ledger: "ledger" };
     const inner = dynamoSide(role, t.regions[role], db, tables, {
@@ -74,7 +80,7 @@ export function localSides(t: LocalTargets): FailoverSides {
         const up = await isUp();
         return {
           ok: up,
-          detail: up ? `${api} answers, Region up` : `${api} answers, but the Region is down`,
+          detail: up ? `${api} answers, Region up` : `${api} answers, but the Region is down or partitioned`,
         };
       },
       runJob: (job, event) => runLocalJob(api, role, job, event),
@@ -82,7 +88,7 @@ export function localSides(t: LocalTargets): FailoverSides {
     // Both local Regions are databases of one DynamoDB Local, which never goes down: a Region failed with
     // POST /_local/regions/{region}/fail is as unreachable to this script as a failed AWS Region would be.
     const reachable = async () => {
-      if (!(await isUp())) throw new Error(`the ${role} Region is down`);
+      if (!(await isUp())) throw new Error(`the ${role} Region is down or partitioned`);
     };
     const copy = new DynamoRegionControlStore(db, tables.control);
     return {

@@ -4,6 +4,7 @@ import { documentClient } from "../aws/document-client";
 import { type AppConfig, loadConfig } from "../config/config";
 import { type ActiveRegion, activeRegion } from "./active-region";
 import { DynamoRegionControlStore } from "./dynamo-region-control";
+import type { RegionControlStore } from "./region-control";
 
 let gate: ActiveRegion | undefined;
 
@@ -16,15 +17,15 @@ export const unsafeTrustOwnCopy = (): boolean => process.env.EO_TEST_UNSAFE_TRUS
 
 /** This Region's view of the authority, built once per process; its cache is wall time, not the test clock. */
 export function regionGate(config: AppConfig = loadConfig()): ActiveRegion {
-  gate ??= activeRegion(
-    config.regionRole,
-    new DynamoRegionControlStore(
-      unsafeTrustOwnCopy() ? documentClient() : authorityClient(config),
-      config.controlTable,
-    ),
-    Date.now,
-    config,
-  );
+  if (gate) return gate;
+  const authority = new DynamoRegionControlStore(authorityClient(config), config.controlTable);
+  const ownCopy = new DynamoRegionControlStore(documentClient(), config.controlTable);
+  // Chosen on each read, so that a drill can switch one Region's belief on and off while it runs.
+  const store: RegionControlStore = {
+    read: () => (unsafeTrustOwnCopy() ? ownCopy : authority).read(),
+    write: (next) => (unsafeTrustOwnCopy() ? ownCopy : authority).write(next),
+  };
+  gate = activeRegion(config.regionRole, store, Date.now, config);
   return gate;
 }
 

@@ -138,12 +138,16 @@ async function retryInR2(api: DrillApi, T: Timeline, p: Payment) {
 
 async function recover(stack: LocalStack, api: DrillApi, T: Timeline) {
   await api.local("R1", "POST", "/regions/primary/recover");
-  T.mark("R1", "chaos", "R1 recovers; replication ships its last second, last writer wins per item");
-  const fence = await drillFailover(stack, "standby", false, () => undefined);
+  T.mark(
+    "R1",
+    "chaos",
+    "R1 recovers, passive (the authority names R2); replication ships its last second, last writer wins per item",
+  );
+  const check = await drillFailover(stack, "standby", false, () => undefined);
   T.mark(
     "R1",
     "on-call",
-    `npm run failover -- --to standby → exit ${fence.code} (${fence.mode}: R1 fenced, epoch ${fence.epoch})`,
+    `npm run failover -- --to standby → exit ${check.code} (${check.mode}: nothing to switch, checked, epoch ${check.epoch})`,
   );
 }
 

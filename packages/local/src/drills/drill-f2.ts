@@ -66,6 +66,7 @@ export async function drillF2(
     "count",
     `${count.charges.length} charge(s), ${count.merchant.R1.credits} credit record(s), ${count.emails} receipt(s) emailed`,
   );
+  delete process.env.EO_TEST_UNSAFE_TRUST_OWN_COPY;
   const refused = a1b.status === 503 || a1b.status === 409;
   const matchesSeed =
     refused &&
@@ -81,8 +82,13 @@ export async function drillF2(
   };
 }
 
-/** Both copies of the control each name their own Region: the state a Region failover must never leave. */
+/**
+ * Both Regions act: each trusts its own copy of the control (EO_TEST_UNSAFE_TRUST_OWN_COPY, set in the standby's
+ * environment by the drill's stack and in the primary's here), and each copy names its own Region. One authority
+ * can never say this; the drill shows what the claim store alone makes of it.
+ */
 async function splitBrain(stack: LocalStack, T: Timeline, claims: string) {
+  process.env.EO_TEST_UNSAFE_TRUST_OWN_COPY = "1";
   const now = Date.now();
   await controlStore(stack.emulators, "standby").write({
     active: "standby",
@@ -91,5 +97,9 @@ async function splitBrain(stack: LocalStack, T: Timeline, claims: string) {
     reason: "drill: split brain",
   });
   await new Promise((r) => setTimeout(r, 2_200));
-  T.mark("R2", "drill", `R2's control copy names R2 while R1's names R1 (claims: ${claims})`);
+  T.mark(
+    "R2",
+    "drill",
+    `R2's own copy names R2 while R1's names R1, and each trusts its own (claims: ${claims})`,
+  );
 }

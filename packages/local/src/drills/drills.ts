@@ -1,6 +1,7 @@
 import type { LocalStack, StackOptions } from "../stack/start-stack";
 import { type DrillResult, drillF } from "./drill-f";
 import { drillF2 } from "./drill-f2";
+import { drillStaleRegion } from "./drill-stale-region";
 
 /** One runnable drill: the stack it needs and how it runs. */
 export interface Drill {
@@ -38,6 +39,32 @@ export const DRILLS: Record<string, Drill> = {
     stack: twoRegions,
     run: (s, p) => drillF(s, "random-event-id", p),
   },
+  F3: {
+    description:
+      "the old Region dies after its durable guard, is failed over away from, and comes back by itself; nobody runs the failover again",
+    seedCount: true,
+    stack: twoRegions,
+    run: (s, p) => drillStaleRegion(s, "F3", "authority", p),
+  },
+  "F3-own-copy": {
+    description: "counterfactual of F3: each Region trusts its own copy of the control, not the authority",
+    seedCount: false,
+    stack: { ...twoRegions, standbyEnv: { EO_TEST_UNSAFE_TRUST_OWN_COPY: "1" } },
+    run: (s, p) => drillStaleRegion(s, "F3", "own-copy", p),
+  },
+  F4: {
+    description:
+      "the old Region is partitioned (it runs, but reaches neither the authority nor the other Region)",
+    seedCount: true,
+    stack: twoRegions,
+    run: (s, p) => drillStaleRegion(s, "F4", "authority", p),
+  },
+  "F4-own-copy": {
+    description: "counterfactual of F4: each Region trusts its own copy of the control, not the authority",
+    seedCount: false,
+    stack: { ...twoRegions, standbyEnv: { EO_TEST_UNSAFE_TRUST_OWN_COPY: "1" } },
+    run: (s, p) => drillStaleRegion(s, "F4", "own-copy", p),
+  },
   F2: {
     description: "two Regions see the same key within the lag; one home Region",
     seedCount: true,
@@ -48,13 +75,17 @@ export const DRILLS: Record<string, Drill> = {
     description:
       "F2 with both Regions active, but claims in one multi-Region strongly consistent (MRSC) store",
     seedCount: true,
-    stack: { ...twoRegions, claimMode: "mrsc" },
+    stack: { ...twoRegions, claimMode: "mrsc", standbyEnv: { EO_TEST_UNSAFE_TRUST_OWN_COPY: "1" } },
     run: (s, p) => drillF2(s, "both-active-mrsc", p),
   },
   "F2-both-active": {
     description: "counterfactual of F2: both Regions active on an MREC claim table",
     seedCount: false,
-    stack: { ...twoRegions, unsafeReplicateClaims: true },
+    stack: {
+      ...twoRegions,
+      unsafeReplicateClaims: true,
+      standbyEnv: { EO_TEST_UNSAFE_TRUST_OWN_COPY: "1" },
+    },
     run: (s, p) => drillF2(s, "both-active-mrec", p),
   },
 };
