@@ -81,6 +81,7 @@ async function main(): Promise<number> {
       drainFloorMs: 2_000,
       // The deployment's tunables as its functions read them (the same variables and defaults).
       actWindowMs: args.local ? LOCAL_FAILOVER_SETTINGS.actWindowMs : actWindowMs(loadTunables(process.env)),
+      clockMarginMs: loadTunables(process.env).clockMarginMs,
       leaseWaitMs: 30_000,
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
       rounds: 5,

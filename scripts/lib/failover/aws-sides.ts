@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { InvokeCommand, LambdaClient } from "@aws-sdk/client-lambda";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { DynamoRegionControlStore, type RegionRole } from "@eo/core";
 import { dynamoSide } from "./dynamo-side";
 import type { AuthoritySide, FailoverSides, RegionSide } from "./region-side";
@@ -89,8 +89,15 @@ export function awsSides(
     const lambda = new LambdaClient({ ...base, requestHandler: { requestTimeout: 120_000 } });
     return dynamoSide(role, t.region, db, t, {
       health: async () => {
-        // A strongly consistent read of the control answers only if the Region's DynamoDB does.
-        await new DynamoRegionControlStore(db, t.control).read();
+        // A strongly consistent read of the ledger's replica here answers only if the Region's DynamoDB does (the
+        // control table may live in another Region: CONTROL_MODE=single-region).
+        await db.send(
+          new GetCommand({
+            TableName: t.ledger,
+            Key: { pk: "HEALTH#failover", sk: "HEALTH" },
+            ConsistentRead: true,
+          }),
+        );
         return { ok: true, detail: `DynamoDB in ${t.region} answers` };
       },
       runJob: async (job, event) => {

@@ -4,7 +4,7 @@ import { type Numbers, preChecks } from "./pre-checks";
 import type { Progress } from "./progress";
 import type { FailoverSides } from "./region-side";
 import { type ResumeSettings, resume, verify } from "./resume-and-verify";
-import { type DrainSettings, forcedSwitch, plannedSwitch } from "./switch-over";
+import { type DrainSettings, forcedSwitch, plannedSwitch, untilActive } from "./switch-over";
 import { printForcedWarning, printPlan } from "./the-plan";
 
 /** What the command was asked to do. */
@@ -65,7 +65,7 @@ export async function runFailover(
   let pending: string[] = [];
   let epoch = obs.authority?.epoch;
   if (mode === "already-active") {
-    await settings.sleep(Math.max(0, (obs.authority?.active_from ?? 0) - Date.now()));
+    if (obs.authority) await untilActive(obs.authority, settings);
     p.say(
       `${req.to} is named by the authority already (epoch ${epoch}): nothing to switch; resuming and checking`,
     );

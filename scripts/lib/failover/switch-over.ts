@@ -17,7 +17,14 @@ export interface DrainSettings {
    * the fence.
    */
   actWindowMs: number;
+  /** The Regions wait out `active_from` by their clock margin more (a clock running fast): so does the check. */
+  clockMarginMs?: number;
   sleep: (ms: number) => Promise<void>;
+}
+
+/** Sleeps until the new Region acts by its own gate: `active_from`, plus the clock margin, plus a beat. */
+export async function untilActive(c: RegionControl, d: DrainSettings): Promise<void> {
+  await d.sleep(Math.max(0, (c.active_from ?? 0) + (d.clockMarginMs ?? 250) + 100 - Date.now()));
 }
 
 /** What a switch did, and what it could not yet see arrive. */
@@ -149,7 +156,6 @@ async function fenceThroughAuthority(
 
 async function drain(old: RegionSide, target: RegionSide, next: RegionControl, d: DrainSettings) {
   const started = Date.now();
-  const until = next.active_from ?? started;
   let open = await old.openClaims(Date.now());
   while (open > 0 && Date.now() - started < d.leaseWaitMs) {
     await d.sleep(250);
@@ -157,7 +163,7 @@ async function drain(old: RegionSide, target: RegionSide, next: RegionControl, d
   }
   // A canary written after the fence: once it is here, everything the old Region wrote before it is too.
   const lag = await measureLag(old, target, d.canaryTimeoutMs, d.sleep).catch(() => undefined);
-  await d.sleep(Math.max(0, until - Date.now()));
+  await untilActive(next, d);
   const backlog = await old.outboxBacklog();
   const pending: string[] = [];
   if (open > 0)

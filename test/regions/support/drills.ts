@@ -9,7 +9,9 @@ export async function failBack(stack: LocalStack): Promise<void> {
   stack.replicator?.setLag(200);
   try {
     const back = await drillFailover(stack, "primary", false, () => undefined);
-    if (back.code !== 0) throw new Error(`the failback after the drill failed (${back.mode})`);
+    // 3 is done with something still arriving: a drill may leave an inherited row that only a lookup settles, later.
+    if (back.code !== 0 && back.code !== 3)
+      throw new Error(`the failback after the drill failed (${back.mode}, exit ${back.code})`);
   } finally {
     stack.replicator?.setLag(lag);
   }
