@@ -15,7 +15,8 @@ export default $config({
     };
   },
   async run() {
-    const { createSecrets, readConfig } = await import("./stacks/config");
+    const { readConfig } = await import("./stacks/config");
+    const { createSecrets } = await import("./stacks/secrets");
     const { createTables } = await import("./stacks/tables");
     const { createRegion } = await import("./stacks/region");
     const { failoverTargets } = await import("./stacks/failover-outputs");

@@ -1,9 +1,10 @@
 import { createApi } from "./api";
-import type { InfraConfig, RegionRole, Secrets } from "./config";
+import type { InfraConfig, RegionRole } from "./config";
 import { createFunctions, type RegionFunctions } from "./functions";
 import { createPushEmail, type RegionPushEmail } from "./push-email";
 import { createQueues, type RegionQueues } from "./queues";
 import { createReconcile } from "./reconcile";
+import type { Secrets } from "./secrets";
 import type { RegionTables, Tables } from "./tables";
 import { createWorkers } from "./workers";
 
