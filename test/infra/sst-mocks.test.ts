@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { handlers } from "../../stacks/handlers";
 import type { Capture, CapturedResource, JsonObject } from "./support/capture";
+import { controlAuthority } from "./support/control-invariant";
 import { dnsRecords } from "./support/dns-invariant";
 import {
   apiRoutes,
@@ -107,6 +108,8 @@ const records = (c: Capture, type: string, prefix: string) =>
   c.resources.filter(
     (r) => r.type === "aws:route53/record:Record" && r.inputs.type === type && r.name.startsWith(prefix),
   );
+const envOf = (c: Capture, name: string) =>
+  (fn(c, name).inputs.environment as JsonObject).variables as JsonObject;
 const addStatement = (c: Capture, roleName: string, statement: JsonObject) => {
   const inline = (role(c, roleName).inputs.inlinePolicies as JsonObject[])[0] as JsonObject;
   const doc = JSON.parse(String(inline.policy)) as { Statement: JsonObject[] };
@@ -292,6 +295,76 @@ const mutations: Mutation[] = [
       delete t.inputs.ttl;
     },
     expectViolation: /home: the primary claim table has (replicas|a witness|no TTL on expiration)/,
+  },
+  {
+    what: "the MRSC authority with an eventually consistent replica",
+    invariant: controlAuthority,
+    on: HOME,
+    breakIt: (c) => {
+      for (const r of table(c, "GlobalControl").inputs.replicas as JsonObject[]) delete r.consistencyMode;
+    },
+    expectViolation: /mrsc: the control table's consistency mode is EVENTUAL, expected STRONG/,
+  },
+  {
+    what: "the MRSC authority's witness outside WITNESS_REGION",
+    invariant: controlAuthority,
+    on: MRSC,
+    breakIt: (c) => {
+      table(c, "GlobalControl").inputs.globalTableWitness = { regionName: "eu-central-1" };
+    },
+    expectViolation: /mrsc: the control table's witness is eu-central-1, expected eu-west-3/,
+  },
+  {
+    what: "the MRSC authority replicated into a third Region",
+    invariant: controlAuthority,
+    on: HOME,
+    breakIt: (c) => {
+      (table(c, "GlobalControl").inputs.replicas as JsonObject[]).push({
+        regionName: "us-east-2",
+        consistencyMode: "STRONG",
+      });
+    },
+    expectViolation:
+      /mrsc: the control table's replicas are in us-east-1, us-west-2, us-east-2, expected exactly us-east-1 and us-west-2/,
+  },
+  {
+    what: "a standby function reading a control table of its own Region (the old per-Region belief)",
+    invariant: controlAuthority,
+    on: HOME,
+    breakIt: (c) => {
+      const own = structuredClone(table(c, "GlobalControl"));
+      own.name = "StandbyControlTable";
+      own.provider = table(c, "StandbyClaims").provider;
+      own.state.name = "effectively-once-dev-StandbyControlTable";
+      delete own.inputs.replicas;
+      delete own.inputs.globalTableWitness;
+      c.resources.push(own);
+      envOf(c, "StandbyResolver").CONTROL_TABLE = "effectively-once-dev-StandbyControlTable";
+    },
+    expectViolation:
+      /standby: StandbyResolverFunction CONTROL_TABLE is \S+StandbyControlTable, not the authority/,
+  },
+  {
+    what: "an API handler allowed to write the authority",
+    invariant: controlAuthority,
+    on: MRSC,
+    breakIt: (c) => {
+      addStatement(c, "PrimaryCreatePayment", {
+        Effect: "Allow",
+        Action: "dynamodb:*Item",
+        Resource: table(c, "GlobalControl").state.arn as string,
+      });
+    },
+    expectViolation: /primary: PrimaryCreatePaymentFunction may dynamodb:PutItem on the control table/,
+  },
+  {
+    what: "the authority's first item rewritten by every deploy (a redeploy undoes a failover)",
+    invariant: controlAuthority,
+    on: HOME,
+    breakIt: (c) => {
+      delete res(c, "aws:dynamodb/tableItem:TableItem", "GlobalControlInitial").opts.ignoreChanges;
+    },
+    expectViolation: /GlobalControlInitial does not ignore changes to its item/,
   },
   {
     what: "a payments route without the JWT authorizer",

@@ -22,11 +22,13 @@ const PSP_SECRETS = {
 /** The runs of the app the mocks test makes, each with what it must satisfy. */
 export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
   {
-    // Defaults: home-Region claims, a development stage, the default Regions.
+    // Defaults: home-Region claims, an MRSC authority, a development stage, the default Regions.
     scenario: { name: "home-dev", stage: "dev", env: { ...FAKE_SECRETS, JWT_ISSUER: JWT.issuer } },
     expected: {
       regions: { primary: "us-east-1", standby: "us-west-2", witness: "us-east-2" },
       claimMode: "home",
+      controlMode: "mrsc",
+      activeRegion: "primary",
       production: false,
       jwt: JWT,
       emailSender: "receipts@example.com",
@@ -34,7 +36,7 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
     },
   },
   {
-    // Every switch moved: MRSC claims, production, other Regions, issuer, audience and sender.
+    // Every switch moved: MRSC claims (and authority), production, other Regions, issuer, audience and sender.
     scenario: {
       name: "mrsc-production",
       stage: "production",
@@ -52,6 +54,8 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
     expected: {
       regions: { primary: "eu-west-1", standby: "eu-west-2", witness: "eu-west-3" },
       claimMode: "mrsc",
+      controlMode: "mrsc",
+      activeRegion: "primary",
       production: true,
       jwt: { issuer: "https://login.example.org/tenant", audience: "payments-prod" },
       emailSender: "pay.example.org",
