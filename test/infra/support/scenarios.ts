@@ -62,4 +62,30 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
       pspSecrets: PSP_SECRETS,
     },
   },
+  {
+    // Regions in no one MRSC Region set: the authority is one table in WITNESS_REGION, read across Regions.
+    scenario: {
+      name: "single-region-staging",
+      stage: "staging",
+      env: {
+        ...FAKE_SECRETS,
+        CONTROL_MODE: "single-region",
+        ACTIVE_REGION: "standby",
+        PRIMARY_REGION: "us-east-1",
+        STANDBY_REGION: "eu-west-1",
+        WITNESS_REGION: "ca-central-1",
+        JWT_ISSUER: JWT.issuer,
+      },
+    },
+    expected: {
+      regions: { primary: "us-east-1", standby: "eu-west-1", witness: "ca-central-1" },
+      claimMode: "home",
+      controlMode: "single-region",
+      activeRegion: "standby",
+      production: false,
+      jwt: JWT,
+      emailSender: "receipts@example.com",
+      pspSecrets: PSP_SECRETS,
+    },
+  },
 ];
