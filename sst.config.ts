@@ -15,10 +15,12 @@ export default $config({
     };
   },
   async run() {
-    const { createSecrets, readConfig } = await import("./stacks/config");
+    const { readConfig } = await import("./stacks/config");
+    const { createSecrets } = await import("./stacks/secrets");
     const { createTables } = await import("./stacks/tables");
+    const { createControlAuthority } = await import("./stacks/control-authority");
     const { createRegion } = await import("./stacks/region");
-    const { failoverTargets } = await import("./stacks/failover-outputs");
+    const { failoverOutputs } = await import("./stacks/failover-outputs");
 
     const config = readConfig($app.stage);
     const providers = {
@@ -27,20 +29,24 @@ export default $config({
     };
     const secrets = createSecrets();
     const tables = createTables(config, providers);
-    const primary = createRegion("primary", { config, providers, secrets, tables });
-    const standby = createRegion("standby", { config, providers, secrets, tables });
+    const authority = createControlAuthority(config, providers);
+    const shared = { config, providers, secrets, tables, authority };
+    const primary = createRegion("primary", shared);
+    const standby = createRegion("standby", shared);
 
     return {
       claimMode: config.claimMode,
+      controlMode: config.controlMode,
       primaryRegion: config.regions.primary,
       primaryApi: primary.api.url,
       standbyRegion: config.regions.standby,
       standbyApi: standby.api.url,
-      // What `npm run failover` reads (data-plane calls only): each Region's tables and scheduled functions.
-      failover: {
-        primary: failoverTargets(config.regions.primary, tables.byRole.primary, primary.functions),
-        standby: failoverTargets(config.regions.standby, tables.byRole.standby, standby.functions),
-      },
+      // What `npm run failover` reads (data-plane calls only): each Region's tables and scheduled functions, and
+      // where the authority lives.
+      failover: failoverOutputs(config.regions, tables.byRole, authority, {
+        primary: primary.functions,
+        standby: standby.functions,
+      }),
     };
   },
 });

@@ -3,8 +3,16 @@
  * `sst.config.ts` into the environment, so a stage's settings can live there too.
  */
 
+import { assertMrscRegionSet } from "./mrsc-region-sets";
+
 /** Where the claim store lives: a table per Region with TTL, or one MRSC global table. */
 export type ClaimMode = "home" | "mrsc";
+
+/**
+ * Where the Region authority (the active Region and its epoch) lives: one MRSC global table (replicas in both
+ * Regions + a witness), or, where the Regions form no MRSC Region set, one ordinary table in WITNESS_REGION.
+ */
+export type ControlMode = "mrsc" | "single-region";
 
 /** The role of a Region in the deployment. */
 export type RegionRole = "primary" | "standby";
@@ -13,7 +21,7 @@ export type RegionRole = "primary" | "standby";
 export interface Regions {
   primary: string;
   standby: string;
-  /** The MRSC witness Region (used in `mrsc` claim mode only). */
+  /** The third Region: the MRSC witness (control and claim tables), or the home of the `single-region` control table. */
   witness: string;
 }
 
@@ -24,8 +32,8 @@ export interface InfraConfig {
   production: boolean;
   regions: Regions;
   claimMode: ClaimMode;
-  /** The Region that takes writes and relays (ACTIVE_REGION); the other stays passive until promoted. */
-  /** The active Region written into each Region control table when it is created; failovers change it at run time. */
+  controlMode: ControlMode;
+  /** The active Region the authority's first item names (ACTIVE_REGION); failovers change it at run time. */
   activeRegion: "primary" | "standby";
   jwt: { issuer: string; audience: string };
   /** The SES identity: an email address, or a domain (then its DNS records go to Route 53). */
@@ -80,6 +88,16 @@ export function readConfig(stage: string, env: NodeJS.ProcessEnv = process.env):
   if (claimMode !== "home" && claimMode !== "mrsc") {
     throw new Error(`CLAIM_MODE must be "home" or "mrsc", not "${claimMode}"`);
   }
+  const controlMode = env.CONTROL_MODE || "mrsc";
+  if (controlMode !== "mrsc" && controlMode !== "single-region") {
+    throw new Error(`CONTROL_MODE must be "mrsc" or "single-region", not "${controlMode}"`);
+  }
+  const regions = readRegions(env);
+  // An MRSC table across Region sets fails only at deploy time, half built: refuse it before anything is created.
+  if (controlMode === "mrsc") {
+    assertMrscRegionSet("CONTROL_MODE=mrsc (the Region authority)", regions, "CONTROL_MODE=single-region");
+  }
+  if (claimMode === "mrsc") assertMrscRegionSet("CLAIM_MODE=mrsc", regions, "CLAIM_MODE=home");
   const activeRegion = env.ACTIVE_REGION || "primary";
   if (activeRegion !== "primary" && activeRegion !== "standby") {
     throw new Error(`ACTIVE_REGION must be "primary" or "standby", not "${activeRegion}"`);
@@ -99,8 +117,9 @@ export function readConfig(stage: string, env: NodeJS.ProcessEnv = process.env):
   return {
     stage,
     production,
-    regions: readRegions(env),
+    regions,
     claimMode,
+    controlMode,
     activeRegion,
     jwt: { issuer, audience: env.JWT_AUDIENCE || "payments-api" },
     emailSender,
@@ -124,36 +143,4 @@ function ratePerS(env: Record<string, string | undefined>, name: string, fallbac
   if (!Number.isFinite(n) || n <= 0)
     throw new Error(`${name} must be a positive number of requests/s, not "${raw}"`);
   return n;
-}
-
-/**
- * The SST secrets of the app; set each per stage with `npx sst secret set <Name> <value> --stage <stage>`.
- * `PspApiKey` and `PspWebhookSecret` reach a function only through its link (sealed in its bundle), and only the
- * handlers whose manifest entry declares `pspSecret` are linked; no function has them in its plain environment.
- */
-export interface Secrets {
-  pspUrl: sst.Secret;
-  pspApiKey: sst.Secret;
-  pspWebhookSecret: sst.Secret;
-  /** APNs token signing key (.p8 contents), its key id, team id and app bundle id. */
-  apnsSigningKey: sst.Secret;
-  apnsKeyId: sst.Secret;
-  apnsTeamId: sst.Secret;
-  apnsBundleId: sst.Secret;
-  /** FCM HTTP v1 service account JSON. */
-  fcmServiceAccount: sst.Secret;
-}
-
-/** Declares the app's secrets (shared by both Regions). */
-export function createSecrets(): Secrets {
-  return {
-    pspUrl: new sst.Secret("PspUrl"),
-    pspApiKey: new sst.Secret("PspApiKey"),
-    pspWebhookSecret: new sst.Secret("PspWebhookSecret"),
-    apnsSigningKey: new sst.Secret("ApnsSigningKey"),
-    apnsKeyId: new sst.Secret("ApnsKeyId"),
-    apnsTeamId: new sst.Secret("ApnsTeamId"),
-    apnsBundleId: new sst.Secret("ApnsBundleId"),
-    fcmServiceAccount: new sst.Secret("FcmServiceAccount"),
-  };
 }

@@ -62,9 +62,11 @@ export function createFunctions(ctx: RegionContext): RegionFunctions {
  * and webhook secret are not among them: they are SST secrets linked only to the handlers that declare them.
  */
 function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<string>> {
-  const { config, tables, queues, pushEmail, secrets } = ctx;
+  const { config, tables, control, queues, pushEmail, secrets } = ctx;
   return {
-    CONTROL_TABLE: tables.control.name,
+    CONTROL_TABLE: control.name,
+    // Only where the authority is not in the function's own Region (CONTROL_MODE=single-region).
+    ...(control.region ? { CONTROL_TABLE_REGION: control.region } : {}),
     CLAIM_TABLE: tables.claims.name,
     LEDGER_TABLE: tables.ledger.name,
     CONSUMER_TABLE: tables.consumer.name,
@@ -144,9 +146,10 @@ function linksFor(access: Access, links: Linkables): unknown[] {
 /** Permissions that are not a link: the trigger's own plumbing (queue, stream) and SNS mobile push. */
 function permissionsFor(spec: HandlerSpec, ctx: RegionContext): sst.aws.FunctionArgs["permissions"] {
   const { access } = spec;
-  // Every function reads its Region's control at run time (whether it is active; the fence on writes).
+  // Every function reads the authority at run time (whether its Region is active; the fence on writes), and
+  // nothing more: only the failover, an operator script with its own credentials, writes it.
   const out: { actions: string[]; resources: $util.Input<string>[] }[] = [
-    { actions: ["dynamodb:GetItem"], resources: [ctx.tables.control.arn] },
+    { actions: ["dynamodb:GetItem"], resources: [ctx.control.arn] },
   ];
   if (access.consumeEvents) {
     out.push({

@@ -1,9 +1,11 @@
 import { createApi } from "./api";
-import type { InfraConfig, RegionRole, Secrets } from "./config";
+import type { InfraConfig, RegionRole } from "./config";
+import type { ControlAuthority, ControlRef } from "./control-authority";
 import { createFunctions, type RegionFunctions } from "./functions";
 import { createPushEmail, type RegionPushEmail } from "./push-email";
 import { createQueues, type RegionQueues } from "./queues";
 import { createReconcile } from "./reconcile";
+import type { Secrets } from "./secrets";
 import type { RegionTables, Tables } from "./tables";
 import { createWorkers } from "./workers";
 
@@ -19,6 +21,8 @@ export interface RegionContext {
   config: InfraConfig;
   secrets: Secrets;
   tables: RegionTables;
+  /** Where the Region reads the authority (the active Region and its epoch). */
+  control: ControlRef;
   queues: RegionQueues;
   pushEmail: RegionPushEmail;
 }
@@ -33,7 +37,13 @@ export interface RegionStack {
 /** Composes one Region: queues, push and email, the functions, the API, the background wiring and the reconcile. */
 export function createRegion(
   role: RegionRole,
-  shared: { config: InfraConfig; providers: RegionProviders; secrets: Secrets; tables: Tables },
+  shared: {
+    config: InfraConfig;
+    providers: RegionProviders;
+    secrets: Secrets;
+    tables: Tables;
+    authority: ControlAuthority;
+  },
 ): RegionStack {
   const base = {
     role,
@@ -42,6 +52,7 @@ export function createRegion(
     config: shared.config,
     secrets: shared.secrets,
     tables: shared.tables.byRole[role],
+    control: shared.authority.byRole[role],
   };
   const queues = createQueues(base);
   const pushEmail = createPushEmail(base);

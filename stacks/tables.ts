@@ -10,8 +10,6 @@ export interface TableRef {
 
 /** The tables of one Region. */
 export interface RegionTables {
-  /** The Region control: which Region is active, under which epoch (one item, this Region's own copy). */
-  control: TableRef;
   claims: TableRef;
   ledger: TableRef;
   consumer: TableRef;
@@ -25,7 +23,6 @@ export interface Tables {
     claims: sst.aws.Dynamo[];
     ledger: sst.aws.Dynamo;
     consumer: sst.aws.Dynamo;
-    control: Record<RegionRole, sst.aws.Dynamo>;
     totals: Record<RegionRole, sst.aws.Dynamo>;
   };
   byRole: Record<RegionRole, RegionTables>;
@@ -107,26 +104,20 @@ export function createTables(config: InfraConfig, providers: RegionProviders): T
     claimRefs = { primary: localRef(primary), standby: localRef(standby) };
   }
 
-  const control = {
-    primary: controlTable(config, providers, "primary"),
-    standby: controlTable(config, providers, "standby"),
-  };
   const totals = {
     primary: totalsTable(config, providers, "primary"),
     standby: totalsTable(config, providers, "standby"),
   };
   return {
-    components: { claims, ledger, consumer, control, totals },
+    components: { claims, ledger, consumer, totals },
     byRole: {
       primary: {
-        control: localRef(control.primary),
         claims: claimRefs.primary,
         ledger: localRef(ledger),
         consumer: localRef(consumer),
         totals: localRef(totals.primary),
       },
       standby: {
-        control: localRef(control.standby),
         claims: claimRefs.standby,
         ledger: replicaRef("Ledger", ledger, regions.standby),
         consumer: replicaRef("Consumer", consumer, regions.standby),
@@ -152,36 +143,6 @@ function totalsTable(config: InfraConfig, providers: RegionProviders, role: Regi
     },
     { provider: providers[role] },
   );
-}
-
-/**
- * One Region's control table: a small table of its own, not a global table, so that each Region reads its copy
- * while the other is down and the failover script writes each copy itself (data-plane PutItem calls, about a
- * cent a month on demand). The first item is written at creation only: a redeploy never undoes a failover.
- */
-function controlTable(config: InfraConfig, providers: RegionProviders, role: RegionRole): sst.aws.Dynamo {
-  const name = role === "primary" ? "PrimaryControl" : "StandbyControl";
-  const table = new sst.aws.Dynamo(
-    name,
-    { fields: { pk: "string" }, primaryIndex: { hashKey: "pk" }, deletionProtection: config.production },
-    { provider: providers[role] },
-  );
-  new aws.dynamodb.TableItem(
-    `${name}Initial`,
-    {
-      tableName: table.name,
-      hashKey: "pk",
-      item: JSON.stringify({
-        pk: { S: "REGION_CONTROL" },
-        active: { S: config.activeRegion },
-        epoch: { N: "1" },
-        updated_at: { N: "0" },
-        reason: { S: "initial deployment" },
-      }),
-    },
-    { provider: providers[role], ignoreChanges: ["item"] },
-  );
-  return table;
 }
 
 function localRef(table: sst.aws.Dynamo): TableRef {

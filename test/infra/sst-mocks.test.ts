@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { handlers } from "../../stacks/handlers";
 import type { Capture, CapturedResource, JsonObject } from "./support/capture";
+import { controlAuthority } from "./support/control-invariant";
 import { dnsRecords } from "./support/dns-invariant";
 import {
   apiRoutes,
@@ -64,6 +65,7 @@ describe.each(SCENARIOS)("the whole app under Pulumi mocks: $scenario.name", ({ 
 
 const HOME = SCENARIOS[0] as (typeof SCENARIOS)[number];
 const MRSC = SCENARIOS[1] as (typeof SCENARIOS)[number];
+const SINGLE = SCENARIOS[2] as (typeof SCENARIOS)[number];
 
 type Mutation = {
   what: string;
@@ -107,6 +109,12 @@ const records = (c: Capture, type: string, prefix: string) =>
   c.resources.filter(
     (r) => r.type === "aws:route53/record:Record" && r.inputs.type === type && r.name.startsWith(prefix),
   );
+const envOf = (c: Capture, name: string) =>
+  (fn(c, name).inputs.environment as JsonObject).variables as JsonObject;
+const statements = (c: Capture, roleName: string) => {
+  const inline = (role(c, roleName).inputs.inlinePolicies as JsonObject[])[0] as JsonObject;
+  return { inline, doc: JSON.parse(String(inline.policy)) as { Statement: JsonObject[] } };
+};
 const addStatement = (c: Capture, roleName: string, statement: JsonObject) => {
   const inline = (role(c, roleName).inputs.inlinePolicies as JsonObject[])[0] as JsonObject;
   const doc = JSON.parse(String(inline.policy)) as { Statement: JsonObject[] };
@@ -294,6 +302,126 @@ const mutations: Mutation[] = [
     expectViolation: /home: the primary claim table has (replicas|a witness|no TTL on expiration)/,
   },
   {
+    what: "a resource of the witness Region deployed in the primary",
+    invariant: regionsAndProviders,
+    on: SINGLE,
+    breakIt: (c) => {
+      table(c, "WitnessControl").provider = table(c, "Ledger").provider;
+    },
+    expectViolation: /WitnessControlTable is in us-east-1 .*expected the witness Region ca-central-1/,
+  },
+  {
+    what: "the MRSC authority with an eventually consistent replica",
+    invariant: controlAuthority,
+    on: HOME,
+    breakIt: (c) => {
+      for (const r of table(c, "GlobalControl").inputs.replicas as JsonObject[]) delete r.consistencyMode;
+    },
+    expectViolation: /mrsc: the control table's consistency mode is EVENTUAL, expected STRONG/,
+  },
+  {
+    what: "the MRSC authority's witness outside WITNESS_REGION",
+    invariant: controlAuthority,
+    on: MRSC,
+    breakIt: (c) => {
+      table(c, "GlobalControl").inputs.globalTableWitness = { regionName: "eu-central-1" };
+    },
+    expectViolation: /mrsc: the control table's witness is eu-central-1, expected eu-west-3/,
+  },
+  {
+    what: "the MRSC authority replicated into a third Region",
+    invariant: controlAuthority,
+    on: HOME,
+    breakIt: (c) => {
+      (table(c, "GlobalControl").inputs.replicas as JsonObject[]).push({
+        regionName: "us-east-2",
+        consistencyMode: "STRONG",
+      });
+    },
+    expectViolation:
+      /mrsc: the control table's replicas are in us-east-1, us-west-2, us-east-2, expected exactly us-east-1 and us-west-2/,
+  },
+  {
+    what: "a standby function reading a control table of its own Region (the old per-Region belief)",
+    invariant: controlAuthority,
+    on: HOME,
+    breakIt: (c) => {
+      const own = structuredClone(table(c, "GlobalControl"));
+      own.name = "StandbyControlTable";
+      own.provider = table(c, "StandbyClaims").provider;
+      own.state.name = "effectively-once-dev-StandbyControlTable";
+      delete own.inputs.replicas;
+      delete own.inputs.globalTableWitness;
+      c.resources.push(own);
+      envOf(c, "StandbyResolver").CONTROL_TABLE = "effectively-once-dev-StandbyControlTable";
+    },
+    expectViolation:
+      /standby: StandbyResolverFunction CONTROL_TABLE is \S+StandbyControlTable, not the authority/,
+  },
+  {
+    what: "an API handler allowed to write the authority",
+    invariant: controlAuthority,
+    on: MRSC,
+    breakIt: (c) => {
+      addStatement(c, "PrimaryCreatePayment", {
+        Effect: "Allow",
+        Action: "dynamodb:*Item",
+        Resource: table(c, "GlobalControl").state.arn as string,
+      });
+    },
+    expectViolation: /primary: PrimaryCreatePaymentFunction may dynamodb:PutItem on the control table/,
+  },
+  {
+    what: "a function that may not read the authority (its Region would stay passive)",
+    invariant: controlAuthority,
+    on: SINGLE,
+    breakIt: (c) => {
+      const { inline, doc } = statements(c, "StandbyResolver");
+      const arn = table(c, "WitnessControl").state.arn as string;
+      for (const st of doc.Statement)
+        if (JSON.stringify(st.Resource).includes(arn)) st.Action = "dynamodb:Query";
+      inline.policy = JSON.stringify(doc);
+    },
+    expectViolation: /standby: StandbyResolverFunction may not GetItem on the control table in ca-central-1/,
+  },
+  {
+    what: "a standby function told to read the single-region authority in its own Region",
+    invariant: controlAuthority,
+    on: SINGLE,
+    breakIt: (c) => {
+      delete envOf(c, "StandbyGetPayment").CONTROL_TABLE_REGION;
+    },
+    expectViolation:
+      /standby: StandbyGetPaymentFunction has CONTROL_TABLE_REGION=\(unset\), expected ca-central-1/,
+  },
+  {
+    what: "the single-region authority placed in an application Region",
+    invariant: controlAuthority,
+    on: SINGLE,
+    breakIt: (c) => {
+      table(c, "WitnessControl").provider = table(c, "Ledger").provider;
+    },
+    expectViolation: /single-region: the control table is in us-east-1, expected ca-central-1/,
+  },
+  {
+    what: "the authority's first item rewritten by every deploy (a redeploy undoes a failover)",
+    invariant: controlAuthority,
+    on: HOME,
+    breakIt: (c) => {
+      delete res(c, "aws:dynamodb/tableItem:TableItem", "GlobalControlInitial").opts.ignoreChanges;
+    },
+    expectViolation: /GlobalControlInitial does not ignore changes to its item/,
+  },
+  {
+    what: "the stage outputs without the authority",
+    invariant: controlAuthority,
+    on: SINGLE,
+    breakIt: (c) => {
+      delete ((c.outputs as JsonObject).failover as JsonObject).authority;
+    },
+    expectViolation: /outputs: failover\.authority is \{\}, expected \{"table":/,
+  },
+  {
     what: "a payments route without the JWT authorizer",
     invariant: apiRoutes,
     on: HOME,
@@ -338,6 +466,20 @@ const mutations: Mutation[] = [
       });
     },
     expectViolation: /standby: the worker may dynamodb:PutItem on the claim table/,
+  },
+  {
+    what: "a function granted a table of the witness Region other than the authority",
+    invariant: permissions,
+    on: SINGLE,
+    breakIt: (c) => {
+      addStatement(c, "StandbySweeps", {
+        Effect: "Allow",
+        Action: ["dynamodb:GetItem"],
+        Resource: ["arn:aws:dynamodb:ca-central-1:123456789012:table/other"],
+      });
+    },
+    expectViolation:
+      /standby: Sweeps is allowed on arn:aws:dynamodb:ca-central-1:\S+table\/other in another Region/,
   },
   {
     what: "an API handler allowed to send to the queue",

@@ -18,7 +18,7 @@ export interface CapturedResource {
   /** The outputs the mocks answered with: the inputs plus ids, names and ARNs. */
   state: JsonObject;
   /** Resource options seen after SST's stack transformations (only those the checks read). */
-  opts: { retainOnDelete?: boolean; protect?: boolean };
+  opts: { retainOnDelete?: boolean; protect?: boolean; ignoreChanges?: string[] };
 }
 
 /** The whole record of one run of the app under Pulumi mocks. */

@@ -5,6 +5,7 @@
  */
 import { type HandlerSpec, handlers } from "../../../stacks/handlers";
 import type { Capture, CapturedResource, Json, JsonObject } from "./capture";
+import { controlAuthority } from "./control-invariant";
 import { dnsRecords } from "./dns-invariant";
 import { allowedResources, isAllowed, type PolicyDocument } from "./iam";
 import { arr, obj, str } from "./json";
@@ -15,6 +16,9 @@ import { nightlyReconcile } from "./reconcile-invariant";
 export interface Expected {
   regions: { primary: string; standby: string; witness: string };
   claimMode: "home" | "mrsc";
+  controlMode: "mrsc" | "single-region";
+  /** The Region the authority's first item names (ACTIVE_REGION). */
+  activeRegion: Role;
   production: boolean;
   jwt: { issuer: string; audience: string };
   emailSender: string;
@@ -210,7 +214,10 @@ export const regionsAndProviders: Invariant = {
     const out: string[] = [];
     const providers = v.capture.resources.filter((r) => r.type === "pulumi:providers:aws");
     const regions = providers.map((p) => str(p.inputs.region)).sort();
-    const want = [v.expected.regions.primary, v.expected.regions.standby].sort();
+    // A third provider only for the single-region authority, which lives in WITNESS_REGION.
+    const single = v.expected.controlMode === "single-region";
+    const { primary, standby, witness } = v.expected.regions;
+    const want = (single ? [primary, standby, witness] : [primary, standby]).sort();
     if (JSON.stringify(regions) !== JSON.stringify(want)) {
       out.push(`aws providers are in ${regions.join(", ")}, expected exactly ${want.join(", ")}`);
     }
@@ -221,11 +228,15 @@ export const regionsAndProviders: Invariant = {
         out.push(`${r.type} ${r.name} uses the default provider, not the primary or standby provider`);
         continue;
       }
-      const role: Role = r.name.startsWith("Standby") ? "standby" : "primary";
+      const role = r.name.startsWith("Standby")
+        ? "standby"
+        : r.name.startsWith("Witness")
+          ? "witness"
+          : "primary";
       const region = v.regionOf(r);
-      if (region !== v.region(role)) {
+      if (region !== v.expected.regions[role]) {
         out.push(
-          `${r.type} ${r.name} is in ${region} (provider ${provider.name}), expected the ${role} Region ${v.region(role)}`,
+          `${r.type} ${r.name} is in ${region} (provider ${provider.name}), expected the ${role} Region ${v.expected.regions[role]}`,
         );
       }
     }
@@ -258,13 +269,8 @@ export const handlersDeployed: Invariant = {
           if (!env[name]) out.push(`${role}: ${h.id} has no ${name}`);
         }
         if (env.REGION_ROLE !== role) out.push(`${role}: ${h.id} has REGION_ROLE=${env.REGION_ROLE}`);
-        // Which Region is active is data in the Region's own control table, never a variable.
+        // Which Region is active is data in the authority, never a variable (controlAuthority checks the table).
         if ("REGION_ACTIVE" in env) out.push(`${role}: ${h.id} has REGION_ACTIVE, a deploy-time switch`);
-        const control = v.table(env.CONTROL_TABLE);
-        if (!control || v.regionOf(control) !== v.region(role) || arr(control.state.replicas).length > 0)
-          out.push(`${role}: ${h.id} CONTROL_TABLE is not a table of ${v.region(role)} alone`);
-        else if (!v.can(f, "dynamodb:GetItem", str(control.state.arn) ?? ""))
-          out.push(`${role}: ${h.id} cannot read its Region control`);
         if (env.CLAIM_MODE !== v.expected.claimMode)
           out.push(`${role}: ${h.id} has CLAIM_MODE=${env.CLAIM_MODE}`);
         for (const [k, want] of Object.entries(CONTRACT.tunables)) {
@@ -613,8 +619,10 @@ export const claimTables: Invariant = {
           out.push(`home: the ${role} claim table has no TTL on expiration`);
       }
     }
+    const control = v.table(v.regionEnv("primary", "CONTROL_TABLE"));
     for (const t of v.ofType("aws:dynamodb/table:Table")) {
-      if (t === primary.table || t === standby.table) continue;
+      // The authority may be MRSC too (controlAuthority holds it to its own rules).
+      if (t === primary.table || t === standby.table || t === control) continue;
       if (witness(t) || arr(t.inputs.replicas).some((r) => obj(r).consistencyMode === "STRONG")) {
         out.push(`${t.name} is an MRSC table but is not the claim table`);
       }
@@ -722,6 +730,11 @@ export const permissions: Invariant = {
       str(v.queueByUrl(v.regionEnv(r, "EVENTS_QUEUE_URL"))?.state.arn),
     ).filter((a): a is string => !!a);
     const senders = new Set(handlers.filter((h) => h.access.sendEvents).map((h) => h.id));
+    // The single-region authority is read across Regions (controlAuthority allows GetItem on it and nothing more).
+    const crossRegion =
+      v.expected.controlMode === "single-region"
+        ? str(v.table(v.regionEnv("primary", "CONTROL_TABLE"))?.state.arn)
+        : undefined;
     for (const role of ROLES) {
       const region = v.region(role);
       const ownQueue = str(v.queueByUrl(v.regionEnv(role, "EVENTS_QUEUE_URL"))?.state.arn) ?? "(none)";
@@ -742,7 +755,8 @@ export const permissions: Invariant = {
         for (const resource of allowedResources(policies)) {
           const r = resource.split(":")[3];
           if (resource === "*" && !isSesSendOnly(policies)) out.push(`${role}: ${h.id} is allowed on "*"`);
-          if (r && r !== region) out.push(`${role}: ${h.id} is allowed on ${resource} in another Region`);
+          if (r && r !== region && resource !== crossRegion)
+            out.push(`${role}: ${h.id} is allowed on ${resource} in another Region`);
         }
         // The rules of the issue, whatever the manifest says.
         if (h.trigger.kind === "events-queue") {
@@ -871,6 +885,7 @@ export const invariants: Invariant[] = [
   ledgerTable,
   consumerTable,
   claimTables,
+  controlAuthority,
   apiRoutes,
   schedules,
   permissions,

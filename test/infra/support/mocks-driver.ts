@@ -29,7 +29,7 @@ interface MockCallArgs {
 interface TransformationArgs {
   type: string;
   name: string;
-  opts: { retainOnDelete?: boolean; protect?: boolean };
+  opts: { retainOnDelete?: boolean; protect?: boolean; ignoreChanges?: string[] };
 }
 /** The part of `@pulumi/pulumi` the driver uses (passed in by the bundle, which resolves the platform's copy). */
 export interface PulumiApi {
@@ -121,6 +121,7 @@ export async function drive(
           opts.set(`${args.type}::${args.name}`, {
             retainOnDelete: args.opts.retainOnDelete,
             protect: args.opts.protect,
+            ...(args.opts.ignoreChanges ? { ignoreChanges: [...args.opts.ignoreChanges] } : {}),
           });
           return undefined;
         }),

@@ -22,11 +22,13 @@ const PSP_SECRETS = {
 /** The runs of the app the mocks test makes, each with what it must satisfy. */
 export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
   {
-    // Defaults: home-Region claims, a development stage, the default Regions.
+    // Defaults: home-Region claims, an MRSC authority, a development stage, the default Regions.
     scenario: { name: "home-dev", stage: "dev", env: { ...FAKE_SECRETS, JWT_ISSUER: JWT.issuer } },
     expected: {
       regions: { primary: "us-east-1", standby: "us-west-2", witness: "us-east-2" },
       claimMode: "home",
+      controlMode: "mrsc",
+      activeRegion: "primary",
       production: false,
       jwt: JWT,
       emailSender: "receipts@example.com",
@@ -34,7 +36,7 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
     },
   },
   {
-    // Every switch moved: MRSC claims, production, other Regions, issuer, audience and sender.
+    // Every switch moved: MRSC claims (and authority), production, other Regions, issuer, audience and sender.
     scenario: {
       name: "mrsc-production",
       stage: "production",
@@ -52,9 +54,37 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
     expected: {
       regions: { primary: "eu-west-1", standby: "eu-west-2", witness: "eu-west-3" },
       claimMode: "mrsc",
+      controlMode: "mrsc",
+      activeRegion: "primary",
       production: true,
       jwt: { issuer: "https://login.example.org/tenant", audience: "payments-prod" },
       emailSender: "pay.example.org",
+      pspSecrets: PSP_SECRETS,
+    },
+  },
+  {
+    // Regions in no one MRSC Region set: the authority is one table in WITNESS_REGION, read across Regions.
+    scenario: {
+      name: "single-region-staging",
+      stage: "staging",
+      env: {
+        ...FAKE_SECRETS,
+        CONTROL_MODE: "single-region",
+        ACTIVE_REGION: "standby",
+        PRIMARY_REGION: "us-east-1",
+        STANDBY_REGION: "eu-west-1",
+        WITNESS_REGION: "ca-central-1",
+        JWT_ISSUER: JWT.issuer,
+      },
+    },
+    expected: {
+      regions: { primary: "us-east-1", standby: "eu-west-1", witness: "ca-central-1" },
+      claimMode: "home",
+      controlMode: "single-region",
+      activeRegion: "standby",
+      production: false,
+      jwt: JWT,
+      emailSender: "receipts@example.com",
       pspSecrets: PSP_SECRETS,
     },
   },

@@ -182,6 +182,8 @@ function cleanEnv(): Record<string, string> {
     "STANDBY_REGION",
     "WITNESS_REGION",
     "CLAIM_MODE",
+    "CONTROL_MODE",
+    "ACTIVE_REGION",
     "JWT_ISSUER",
     "JWT_AUDIENCE",
   ]) {
