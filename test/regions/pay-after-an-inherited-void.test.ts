@@ -1,3 +1,4 @@
+import { createPaymentsClient, memoryJournal } from "@eo/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { ChaosApi } from "../../scripts/lib/chaos/chaos-api";
 import { CHAOS_TWO_REGION_OPTIONS, chaosEnv } from "../../scripts/lib/chaos/chaos-stack";
@@ -52,6 +53,35 @@ describe("a void of an earlier epoch", () => {
     expect(String(acted.again.body.type)).toMatch(/\/key-voided$/);
     expect(acted.paid?.status).toBe(201);
     expect(charged).toHaveLength(2);
+  }, 180_000);
+
+  it("the shipped client asks resolve on that 409 and keeps the key: SUCCEEDED for k0, and one charge", async () => {
+    // prepare: the server still trusts the void on pay; the app's journal holds k0 from the lost reply
+    process.env.EO_TEST_UNSAFE_TRUST_INHERITED_VOID_ON_PAY = "1";
+    const api = new ChaosApi(stack().apiUrl);
+    const withTheClient = async ({ caller, keys, body }: VoidedHere) => {
+      const journal = memoryJournal();
+      await journal.put({
+        order_id: body.order_id,
+        key: keys[0],
+        state: "processing",
+        created_at: 1,
+        updated_at: 1,
+      });
+      const client = createPaymentsClient({ baseUrl: api.baseUrl, token: () => api.token(caller), journal });
+      return { result: await client.pay(body), journaled: await journal.get(body.order_id) };
+    };
+    // act
+    const { acted, charged, references, keys } = await payAfterAnInheritedVoid(api, withTheClient);
+    // assess
+    expect(acted.result).toMatchObject({
+      kind: "succeeded",
+      key: keys[0],
+      payment_id: references[0],
+      resolved: { state: "SUCCEEDED", payment_id: references[0] },
+    });
+    expect(acted.journaled).toMatchObject({ key: keys[0], state: "succeeded" });
+    expect(charged).toEqual([references[0]]);
   }, 180_000);
 
   it("after the key record's hour the ledger's tombstone of an earlier epoch answers: the same 201, and one charge", async () => {
