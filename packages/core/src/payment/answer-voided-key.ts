@@ -16,8 +16,8 @@ export async function answerVoidedKey(
   voided: KeyVoided,
   context: EpochContext,
 ): Promise<Rendered> {
-  // The 409 is final for the app, which makes a new key on it: after two failovers the key may have been
-  // charged in the other Region while this void was unshipped, and the new key would charge the order again.
+  // An app may make a new key on a 409 key-voided: after two failovers the key may have been charged in the
+  // other Region while this void was unshipped, and the new key would charge the order again.
   if (unsafeTrustInheritedVoidOnPay()) throw voided;
   const found = await chargedSinceVoid(deps, p.payment_id, voided.voidEpoch, context);
   if (!found) throw voided;
