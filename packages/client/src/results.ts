@@ -48,20 +48,25 @@ interface Keyed {
   attempts: number;
 }
 
-/** 201: charged (first answer or its replay). */
+/** 201: charged (first answer or its replay), or resolve's SUCCEEDED for a key the server said was voided. */
 export interface PaySucceeded extends Keyed {
   kind: "succeeded";
   payment_id: string;
   replayed: boolean;
-  body: PaymentSucceeded;
+  /** The 201's body; absent when the answer is resolve's (`resolved`), which names the payment only. */
+  body?: PaymentSucceeded;
+  /** Resolve's answer, when POST /payments said 409 key-voided and resolve found the key charged. */
+  resolved?: ResolveResult;
 }
 
-/** 402: a definite decline. */
+/** 402: a definite decline, or resolve's FAILED for a key the server said was voided (then no decline code). */
 export interface PayDeclined extends Keyed {
   kind: "declined";
   payment_id: string;
   decline_code?: string;
   body: PaymentDeclined;
+  /** Resolve's answer, when POST /payments said 409 key-voided and resolve found the key declined. */
+  resolved?: ResolveResult;
 }
 
 /** Not final when the horizon passed: the key is kept, and the app should call resolve() before another tap. */
@@ -73,12 +78,17 @@ export interface PayProcessing extends Keyed {
   last: LastSeen;
 }
 
-/** 409 key-voided: resolve voided this key, so it can never charge; the next pay makes a new key. */
+/**
+ * 409 key-voided, and resolve (asked with the same key) said VOID: the key can never charge, so the next pay
+ * makes a new key. A 409 that resolve answers otherwise is that answer (succeeded, declined, processing).
+ */
 export interface PayVoided extends Keyed {
   kind: "voided";
   next: "pay";
   status: 409;
   problem?: Problem;
+  /** Resolve's VOID, which alone lets the app make a new key. */
+  resolved: ResolveResult;
 }
 
 /** What pay() answers. */

@@ -125,16 +125,6 @@ describe("the phone retries with the same key (Part 2)", () => {
     expect(api.slept).toEqual(Array(6).fill(2_000));
   });
 
-  it("answers voided on 409 key-voided, without retrying, and marks the journal entry voided", async () => {
-    const api = fakeApi([problem("key-voided", 409), succeeded()]);
-    const client = createPaymentsClient(api.options);
-    const voided = await client.pay(order42());
-    const again = await client.pay(order42());
-    expect(voided).toMatchObject({ kind: "voided", next: "pay", status: 409, attempts: 1 });
-    expect(again.kind).toBe("succeeded");
-    expect(api.calls[0]?.key).not.toBe(api.calls[1]?.key);
-  });
-
   it("polls a refund's 202 REFUND_PENDING until 200 REFUNDED, and refuses a PSP refusal", async () => {
     const pending = {
       status: 202,

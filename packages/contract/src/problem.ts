@@ -24,7 +24,8 @@ export const PROBLEM_KINDS = {
   "key-voided": {
     status: 409,
     title: "Key Voided",
-    means: "The key was voided by resolve; it can never charge. Make a new key for a new attempt.",
+    means:
+      "The key was voided by resolve and can never charge; a void written under an earlier Region epoch was first checked at the PSP by our reference (a charge there answers as the payment, not 409). Make a new key for a new attempt.",
   },
   "invalid-state": {
     status: 409,

@@ -52,7 +52,11 @@ export const ROUTES = {
     headers: keyHeader,
     body: PaymentRequest,
     responses: {
-      201: { description: "The charge succeeded (first answer or its replay).", schema: PaymentSucceeded },
+      201: {
+        description:
+          "The charge succeeded (first answer or its replay, or the charge the PSP holds for a key voided under an earlier Region epoch).",
+        schema: PaymentSucceeded,
+      },
       202: {
         description: "Outcome not yet known; retry with the same key.",
         schema: PaymentProcessing,
@@ -61,7 +65,8 @@ export const ROUTES = {
       402: { description: "A definite decline.", schema: PaymentDeclined },
       400: { description: "Missing or invalid key or body; nothing was written.", problems: ["bad-request"] },
       409: {
-        description: "Another request with this key is running, or the key was voided by resolve.",
+        description:
+          "Another request with this key is running, or the key was voided by resolve (a void of an earlier Region epoch only when the PSP holds no charge for it).",
         problems: ["in-progress", "key-voided"],
         headers: retry,
       },

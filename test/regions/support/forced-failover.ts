@@ -60,7 +60,46 @@ export async function voidLostWithItsRegion(api: ChaosApi) {
  * fails before the row ships. Back in the primary, the app asks again and, on VOID, pays with a new key.
  */
 export async function voidThenChargedElsewhere(api: ChaosApi) {
-  const caller = `vc-${Date.now().toString(36)}`;
+  const trace = await voidedHereChargedElsewhere(api, "vc");
+  const { caller, keys, body } = trace;
+  const again = await api.resolve(caller, keys[0]);
+  const paid = again.body.state === "VOID" ? await payWithSlot(api, caller, keys[1], body) : undefined;
+  const charged = await chargedOf(api, trace.references);
+  await trace.heal();
+  return { ...trace, again, paid, charged };
+}
+
+/**
+ * The same trace, then back in the primary the app sends the voided key k0 to POST /payments itself (issue 26, item
+ * 4): `app` is what it does there; the PSP's charges are counted before replication resumes.
+ */
+export async function payAfterAnInheritedVoid<T>(api: ChaosApi, app: (trace: VoidedHere) => Promise<T>) {
+  const trace = await voidedHereChargedElsewhere(api, "pv");
+  const acted = await app(trace);
+  const charged = await chargedOf(api, trace.references);
+  const psp = await api.local<Array<{ id: string; reference: string }>>("GET", "/psp/charges");
+  const charge = psp.find((c) => c.reference === trace.references[0])?.id;
+  await trace.heal();
+  return { ...trace, acted, charged, charge };
+}
+
+/** An app that sends k0 again and, on a 409 key-voided alone, pays with a new key k1 (the client before issue 26). */
+export function trustingThe409(api: ChaosApi) {
+  return async ({ caller, keys, body }: VoidedHere) => {
+    const again = await payWithSlot(api, caller, keys[0], body);
+    const paid = again.status === 409 ? await payWithSlot(api, caller, keys[1], body) : undefined;
+    return { again, paid };
+  };
+}
+
+/** The trace up to the app's return to the primary with the voided key. */
+export type VoidedHere = Awaited<ReturnType<typeof voidedHereChargedElsewhere>>;
+
+// Resolve voids k0 in the primary under epoch e and the primary fails with the tombstone unshipped; the standby
+// (e + 1) charges k0, loses the reply and fails with its row unshipped; the primary is active again (e + 2).
+// Replication stays paused until `heal`, so the primary knows only its own void.
+async function voidedHereChargedElsewhere(api: ChaosApi, prefix: string) {
+  const caller = `${prefix}-${Date.now().toString(36)}`;
   const keys = [`${caller}-k0`, `${caller}-k1`] as const;
   const body = {
     order_id: "o1",
@@ -76,13 +115,12 @@ export async function voidThenChargedElsewhere(api: ChaosApi) {
   await api.local("POST", "/faults", { psp_lose_reply: 1, n: 1 });
   const lost = await payWithSlot(api, caller, keys[0], body);
   await failActiveRegion(api, history);
-  const again = await api.resolve(caller, keys[0]);
-  const paid = again.body.state === "VOID" ? await payWithSlot(api, caller, keys[1], body) : undefined;
   const references = keys.map((k) => paymentIdOf(caller, k));
-  const charged = await chargedOf(api, references);
-  await api.local("POST", "/replication", { paused: false });
-  await recoverRegions(api, history);
-  return { voided, lost, again, paid, charged, references };
+  const heal = async () => {
+    await api.local("POST", "/replication", { paused: false });
+    await recoverRegions(api, history);
+  };
+  return { caller, keys, body, voided, lost, references, heal };
 }
 
 /** The references among `references` that the PSP holds a charge for, one entry per charge. */

@@ -30,25 +30,25 @@ function finalAnswer(answer: Extract<Attempt, { kind: "answer" }>, at: PayAttemp
     const { payment_id, decline_code } = body.value;
     return { kind: "declined", ...at, payment_id, decline_code, body: body.value };
   }
-  if (answer.status === 409 && problemKind(answer) === "key-voided") {
-    return { kind: "voided", next: "pay", ...at, status: 409, problem: answer.problem };
-  }
   if (answer.status === 422) return refusedAnswer(answer, "fingerprint-mismatch", at, FINGERPRINT_BUG);
   return undefined;
 }
 
 /**
- * Classifies an answer to POST /payments: 201, 402 and 409 key-voided are final; 202 is polled; the
- * transient ones are retried; any other 4xx is refused. A 2xx whose body does not parse is not
- * trusted as an outcome, so it is retried like no answer.
+ * Classifies an answer to POST /payments: 201 and 402 are final; 202 is polled; 409 key-voided is asked of
+ * resolve (`askResolve`, never final on its own); the transient ones are retried; any other 4xx is refused. A 2xx
+ * whose body does not parse is not trusted as an outcome, so it is retried like no answer.
  */
 export function payVerdict(
   rt: Runtime,
   attempt: Attempt,
   at: PayAttempt,
-): Verdict<PayResult> & { processing?: PaymentProcessing } {
+): Verdict<PayResult> & { processing?: PaymentProcessing; askResolve?: true } {
   const again = transient(rt, attempt);
   if (again || attempt.kind !== "answer") return { again: again ?? { why: attempt.kind } };
+  // Alone, the 409 would send the app to a new key for a key that may have charged in another Region (issue 26).
+  if (attempt.status === 409 && problemKind(attempt) === "key-voided")
+    return { again: { why: "key-voided", status: 409, problem: attempt.problem }, askResolve: true };
   const final = finalAnswer(attempt, at);
   if (final) return { final };
   if (attempt.status === 202) {

@@ -7,6 +7,7 @@ import { retryUntilHorizon } from "../retry/retry-loop";
 import { payVerdict } from "./classify-payment-answer";
 import { journalTrouble, keyFor, newKeyFor, recordOutcome } from "./journal-steps";
 import { lastSeen, refusedLocally } from "./refusal";
+import { resolveVoidedKey } from "./resolve-voided-key";
 
 const JOURNAL_STATE: Record<PayResult["kind"], JournalState | undefined> = {
   succeeded: "succeeded",
@@ -38,7 +39,10 @@ async function send(rt: Runtime, order: PaymentRequest, first: JournalEntry): Pr
         key: entry.key,
         body: order,
       });
-      const verdict = payVerdict(rt, attempt, { order_id: order.order_id, key: entry.key, attempts: n });
+      const at = { order_id: order.order_id, key: entry.key, attempts: n };
+      const paid = payVerdict(rt, attempt, at);
+      // Only resolve may end a key: a 409 key-voided is asked of it with the same key before anything is final.
+      const verdict = paid.askResolve && "again" in paid ? await resolveVoidedKey(rt, at, paid.again) : paid;
       paymentId = verdict.processing?.payment_id ?? paymentId;
       return verdict;
     },

@@ -1,12 +1,11 @@
-import { check, ResolveResult } from "@eo/contract";
 import type { Runtime } from "../client-options";
-import { type Attempt, sendAttempt } from "../http/send-attempt";
+import { sendAttempt } from "../http/send-attempt";
 import type { JournalEntry, JournalState } from "../journal/key-journal";
 import type { ResolveOutcome } from "../results";
-import { retryUntilHorizon, type Verdict } from "../retry/retry-loop";
-import { transient } from "../retry/transient";
+import { retryUntilHorizon } from "../retry/retry-loop";
+import { resolveVerdict } from "./classify-resolve-answer";
 import { journalTrouble, recordOutcome } from "./journal-steps";
-import { lastSeen, refusedAnswer, refusedLocally, unexpected } from "./refusal";
+import { lastSeen, refusedLocally } from "./refusal";
 
 const JOURNAL_STATE: Record<ResolveOutcome["kind"], JournalState | undefined> = {
   succeeded: "succeeded",
@@ -15,26 +14,6 @@ const JOURNAL_STATE: Record<ResolveOutcome["kind"], JournalState | undefined> = 
   voided: "voided",
   refused: undefined,
 };
-
-function resolveVerdict(
-  rt: Runtime,
-  attempt: Attempt,
-  entry: JournalEntry,
-  n: number,
-): Verdict<ResolveOutcome> {
-  const again = transient(rt, attempt);
-  if (again || attempt.kind !== "answer") return { again: again ?? { why: attempt.kind } };
-  const at = { order_id: entry.order_id, key: entry.key, attempts: n };
-  if (attempt.status >= 400) return { final: refusedAnswer(attempt, "rejected", at) };
-  const body = check(ResolveResult, attempt.body);
-  if (attempt.status !== 200 || !body.ok) return unexpected(attempt);
-  const { state, payment_id } = body.value;
-  if (state === "VOID") return { final: { kind: "voided", next: "pay", ...at, body: body.value } };
-  if (state === "PROCESSING")
-    return { final: { kind: "processing", next: "resolve", ...at, payment_id, body: body.value } };
-  const kind = state === "SUCCEEDED" ? "succeeded" : "declined";
-  return { final: { kind, ...at, payment_id, body: body.value } };
-}
 
 async function ask(rt: Runtime, entry: JournalEntry): Promise<ResolveOutcome> {
   return retryUntilHorizon(
@@ -48,7 +27,7 @@ async function ask(rt: Runtime, entry: JournalEntry): Promise<ResolveOutcome> {
         path: "/payments/resolve",
         key: entry.key,
       });
-      return resolveVerdict(rt, attempt, entry, n);
+      return resolveVerdict(rt, attempt, { order_id: entry.order_id, key: entry.key, attempts: n });
     },
     (last, attempts) => ({
       kind: "processing",

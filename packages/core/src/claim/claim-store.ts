@@ -6,7 +6,7 @@ import {
 import { BasePersistenceLayer, IdempotencyRecord } from "@aws-lambda-powertools/idempotency/persistence";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Clock } from "../clock/clock";
-import { Refusal } from "../payment/payment-errors";
+import { KeyVoided } from "../payment/payment-errors";
 import type { ClaimAnswer, ClaimItem } from "./claim-answer";
 import { isExpired } from "./claim-answer";
 import { claimContext } from "./claim-context";
@@ -51,8 +51,8 @@ export class ClaimStore extends BasePersistenceLayer {
       );
     }
     if (!old) return;
-    if (old.status === "VOID")
-      throw new Refusal("key-voided", "this key was voided by resolve; use a new key");
+    // A claim's void carries no epoch: it counts as the first, and POST /payments may check it at the PSP.
+    if (old.status === "VOID") throw new KeyVoided();
     if (this.mayTakeOver(old, record.payloadHash)) {
       await ctx.beforeTakeover?.();
       const lost = await this.table.takeOver(old, ctx.owner, ctx.leaseUntil);

@@ -3,6 +3,17 @@ import type { PaymentDeps } from "./payment-deps";
 import { unsafeVoidWithoutPspLookup } from "./payment-test-switches";
 import { maxWaitOf } from "./replay-charge";
 
+/** What the PSP holds for our reference: a charge, a decline, or no answer yet (PROCESSING). */
+export type ChargeFound =
+  | { state: "SUCCEEDED"; psp_charge: string }
+  | { state: "FAILED"; decline_code: string; psp_charge?: string }
+  | { state: "PROCESSING" };
+
+/** How an operation learns the Region control's epoch now; read only when a void is met, the one place it matters. */
+export interface EpochContext {
+  epochNow?: () => Promise<number | undefined>;
+}
+
 /**
  * What the PSP holds for a payment this Region has no trace of: before a resolve voids an absent key, the PSP
  * is asked by our reference. With one Region the locator alone proves absence; after a forced
@@ -12,10 +23,7 @@ import { maxWaitOf } from "./replay-charge";
  * and a decline FAILED, as the old Region told the app; an unknown answers PROCESSING, and the app keeps
  * waiting or retries the same key. The row itself comes with the old Region's recovery or that retry.
  */
-export async function chargeAtPsp(
-  deps: PaymentDeps,
-  paymentId: string,
-): Promise<"SUCCEEDED" | "FAILED" | "PROCESSING" | undefined> {
+export async function chargeAtPsp(deps: PaymentDeps, paymentId: string): Promise<ChargeFound | undefined> {
   if (unsafeVoidWithoutPspLookup()) return undefined;
   const untilMs = deps.clock.now() + deps.config.deadlineMs;
   const reply = await withinBudget(
@@ -25,6 +33,27 @@ export async function chargeAtPsp(
     (t) => deps.psp.findCharge(paymentId, t, "live"),
   );
   if (reply.kind === "not-found") return undefined;
-  if (reply.kind === "done") return "SUCCEEDED";
-  return reply.kind === "declined" ? "FAILED" : "PROCESSING";
+  if (reply.kind === "done") return { state: "SUCCEEDED", psp_charge: reply.id };
+  if (reply.kind === "declined")
+    return { state: "FAILED", decline_code: reply.declineCode, psp_charge: reply.id };
+  return { state: "PROCESSING" };
+}
+
+/**
+ * What the PSP holds for a key voided under an earlier Region epoch than today's, read fresh through `epochNow`.
+ * A void is a fact of the Region that wrote it; if that Region failed before the void shipped, the other Region
+ * may have taken the same key and charged it, and that row may be lost with the other Region's last second in
+ * turn (found by the fault checker). Answering VOID (resolve) or 409 key-voided (POST /payments) then would send
+ * the app to a new key: a second charge. A void without an epoch (a claim's, or one written before the stamp)
+ * counts as the first epoch. Undefined lets the void stand; in one Region the epoch stays 1 and no PSP call is made.
+ */
+export async function chargedSinceVoid(
+  deps: PaymentDeps,
+  paymentId: string,
+  voidEpoch: number | undefined,
+  context: EpochContext,
+): Promise<ChargeFound | undefined> {
+  const epoch = await context.epochNow?.();
+  if (epoch === undefined || (voidEpoch ?? 1) >= epoch) return undefined;
+  return chargeAtPsp(deps, paymentId);
 }

@@ -23,3 +23,15 @@ export function findRefusal(err: unknown): Refusal | undefined {
   }
   return undefined;
 }
+
+/**
+ * 409 key-voided: resolve voided this key. `voidEpoch` is the Region epoch the void was written under (undefined
+ * for a claim's void, which carries none: the first epoch), so that POST /payments can check an earlier one at
+ * the PSP before it answers (see `answerVoidedKey`).
+ */
+export class KeyVoided extends Refusal {
+  constructor(readonly voidEpoch?: number) {
+    super("key-voided", "this key was voided by resolve; use a new key");
+    this.name = "KeyVoided";
+  }
+}

@@ -83,3 +83,11 @@ export const unsafeTrustInheritedVoid = (): boolean =>
  * naming its Region mid-pass (the check before each call taken away).
  */
 export const unsafeNoResolverRecheck = (): boolean => process.env.EO_TEST_UNSAFE_NO_RESOLVER_RECHECK === "1";
+
+/**
+ * EO_TEST_UNSAFE_TRUST_INHERITED_VOID_ON_PAY=1 lets POST /payments answer 409 key-voided from a void written under
+ * an earlier Region epoch without asking the PSP, as before issue 26: the key charged in the other Region while the
+ * void was unshipped is refused, and an app that makes a new key on the 409 charges the order again.
+ */
+export const unsafeTrustInheritedVoidOnPay = (): boolean =>
+  process.env.EO_TEST_UNSAFE_TRUST_INHERITED_VOID_ON_PAY === "1";

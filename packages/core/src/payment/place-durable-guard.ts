@@ -4,12 +4,12 @@ import { documentClient } from "../aws/document-client";
 import { claimContext } from "../claim/claim-context";
 import { type PaymentRow, paymentKey } from "../ledger/ledger-items";
 import type { PaymentDeps } from "./payment-deps";
-import { Refusal } from "./payment-errors";
+import { KeyVoided, Refusal } from "./payment-errors";
 import type { ChargePayload } from "./take-payment";
 
 /**
  * Writes the payment row and its locator before any PSP call (Part 3, step 3). On a conflict the
- * row already there answers: a VOID locator is 409, another fingerprint is 422.
+ * row already there answers: a VOID locator is 409 (KeyVoided, with the tombstone's epoch), another fingerprint is 422.
  */
 export async function placeDurableGuard(
   deps: PaymentDeps,
@@ -33,8 +33,7 @@ export async function placeDurableGuard(
   if (taken) return answerFrom(taken.fingerprint, p, taken);
   const r = await deps.ledger.insertPending(row);
   if (r.inserted) return { row, existing: false };
-  if (r.locator.state === "VOID")
-    throw new Refusal("key-voided", "this key was voided by resolve; use a new key");
+  if (r.locator.state === "VOID") throw new KeyVoided(r.locator.epoch);
   if (!r.payment) throw new Error(`locator for ${p.payment_id} names no payment row`);
   return answerFrom(r.locator.fingerprint, p, r.payment);
 }

@@ -1,15 +1,13 @@
 import { paymentIdOf, scopeOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
-import { chargeAtPsp } from "./charged-elsewhere";
+import { chargeAtPsp, chargedSinceVoid, type EpochContext } from "./charged-elsewhere";
 import type { PaymentDeps } from "./payment-deps";
 import { unsafeTrustInheritedVoid } from "./payment-test-switches";
 
 export type ResolveState = "PROCESSING" | "SUCCEEDED" | "FAILED" | "VOID";
 
-/** How a resolve learns the Region control's epoch now; read only when a VOID is met, the one place it matters. */
-export interface ResolveContext {
-  epochNow?: () => Promise<number | undefined>;
-}
+/** How a resolve learns the Region control's epoch now (see `chargedSinceVoid`). */
+export type ResolveContext = EpochContext;
 
 /**
  * The app's "did it go through?" (Part 4, RESOLVE): a key that is found answers its state; an absent
@@ -26,7 +24,7 @@ export async function resolveKey(
   if (found) return found;
   const paymentId = paymentIdOf(caller, key);
   const atPsp = await chargeAtPsp(deps, paymentId);
-  if (atPsp) return { state: atPsp, payment_id: paymentId };
+  if (atPsp) return { state: atPsp.state, payment_id: paymentId };
   const scope = scopeOf(caller, key);
   const inTheWay = await deps.claims.table.void(scope);
   if (inTheWay && inTheWay.status !== "VOID") return { state: "PROCESSING", payment_id: paymentId };
@@ -38,7 +36,7 @@ export async function resolveKey(
 async function lookUp(deps: PaymentDeps, caller: string, key: string, context: ResolveContext) {
   const locator = await deps.ledger.getLocator(caller, key);
   if (locator?.state === "VOID")
-    return (await chargedSinceVoid(deps, caller, key, locator.epoch, context)) ?? { state: "VOID" as const };
+    return (await foundSinceVoid(deps, caller, key, locator.epoch, context)) ?? { state: "VOID" as const };
   if (locator) {
     const row = await deps.ledger.getPayment(locator.payment_id);
     return row ? stateOf(row) : { state: "PROCESSING" as const, payment_id: locator.payment_id };
@@ -46,7 +44,7 @@ async function lookUp(deps: PaymentDeps, caller: string, key: string, context: R
   const claim = await deps.claims.table.readLive(scopeOf(caller, key));
   if (claim?.status === "VOID") {
     // The claim's void carries no epoch, so it counts as the first one: after any failover the PSP is asked.
-    const elsewhere = await chargedSinceVoid(deps, caller, key, undefined, context);
+    const elsewhere = await foundSinceVoid(deps, caller, key, undefined, context);
     if (elsewhere) return elsewhere;
     // An earlier resolve may have died between its two writes: finish the durable one (insert-if-absent).
     const tomb = await deps.ledger.insertVoid(caller, key, deps.clock.now());
@@ -60,13 +58,8 @@ async function lookUp(deps: PaymentDeps, caller: string, key: string, context: R
   return undefined;
 }
 
-/**
- * What the PSP holds for a key voided under an earlier Region epoch than today's. A tombstone is a fact of the
- * Region that wrote it; if that Region failed before the tombstone shipped, the other Region may have taken the
- * same key and charged it, and that row may be lost with the other Region's last second in turn (found by the
- * fault checker). Answering VOID then would send the app to a new key: a second charge. Undefined lets VOID stand.
- */
-async function chargedSinceVoid(
+// A void of an earlier epoch than today's is first checked at the PSP; the test-only switch trusts it as before.
+async function foundSinceVoid(
   deps: PaymentDeps,
   caller: string,
   key: string,
@@ -74,11 +67,9 @@ async function chargedSinceVoid(
   context: ResolveContext,
 ): Promise<{ state: ResolveState; payment_id: string } | undefined> {
   if (unsafeTrustInheritedVoid()) return undefined;
-  const epoch = await context.epochNow?.();
-  if (epoch === undefined || (voidEpoch ?? 1) >= epoch) return undefined;
   const paymentId = paymentIdOf(caller, key);
-  const atPsp = await chargeAtPsp(deps, paymentId);
-  return atPsp ? { state: atPsp, payment_id: paymentId } : undefined;
+  const found = await chargedSinceVoid(deps, paymentId, voidEpoch, context);
+  return found ? { state: found.state, payment_id: paymentId } : undefined;
 }
 
 function stateOf(row: PaymentRow): { state: ResolveState; payment_id: string } {

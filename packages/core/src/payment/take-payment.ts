@@ -12,8 +12,10 @@ import { crashPoint } from "../faults/crash-point";
 import { paymentIdOf, scopeOf } from "../ids/derive-ids";
 import type { Slot } from "../psp-budget/psp-budget";
 import { slotWaitMs } from "../psp-budget/within-budget";
+import { answerVoidedKey } from "./answer-voided-key";
+import type { EpochContext } from "./charged-elsewhere";
 import type { PaymentDeps } from "./payment-deps";
-import { findRefusal, Refusal } from "./payment-errors";
+import { findRefusal, KeyVoided, Refusal } from "./payment-errors";
 import { fingerprintOf, type PaymentRequest } from "./payment-request";
 import { isChargeFinal } from "./payment-state";
 import { stallIfArmed, unsafeNoDeadlineCheck } from "./payment-test-switches";
@@ -43,8 +45,13 @@ export interface ChargePayload {
   deadline_at: number;
 }
 
-/** Builds POST /payments: claim, durable guard, PSP call with the derived key, and an answer to every repeat. */
-export function makeTakePayment(deps: PaymentDeps): (input: TakePaymentInput) => Promise<Rendered> {
+/**
+ * Builds POST /payments: claim, durable guard, PSP call with the derived key, and an answer to every repeat; a
+ * void of an earlier Region epoch than the one `epochNow` reads is first checked at the PSP.
+ */
+export function makeTakePayment(
+  deps: PaymentDeps,
+): (input: TakePaymentInput, context?: EpochContext) => Promise<Rendered> {
   const config = new IdempotencyConfig({
     eventKeyJmesPath: "scope",
     payloadValidationJmesPath: "fingerprint",
@@ -61,7 +68,7 @@ export function makeTakePayment(deps: PaymentDeps): (input: TakePaymentInput) =>
     persistenceStore: deps.claims,
     config,
   });
-  return async (input) => {
+  return async (input, context = {}) => {
     const deadlineAt = input.arrivalMs + deps.config.deadlineMs - deps.config.clockMarginMs;
     if (deps.clock.now() > deadlineAt) {
       throw new Refusal(
@@ -86,15 +93,14 @@ export function makeTakePayment(deps: PaymentDeps): (input: TakePaymentInput) =>
       await crashPoint("pay.after_completion");
       return await render(deps, answer, ctx.replayed);
     } catch (err) {
-      return mapClaimError(deps, err, payload.payment_id);
+      return mapClaimError(deps, err, payload, context);
     }
   };
 }
 
 async function judgeByGuard(deps: PaymentDeps, p: ChargePayload): Promise<void> {
   const locator = await deps.ledger.getLocator(p.caller, p.key);
-  if (locator?.state === "VOID")
-    throw new Refusal("key-voided", "this key was voided by resolve; use a new key");
+  if (locator?.state === "VOID") throw new KeyVoided(locator.epoch);
   if (locator && locator.fingerprint !== p.fingerprint) {
     throw new Refusal(
       "fingerprint-mismatch",
@@ -185,7 +191,12 @@ async function render(deps: PaymentDeps, answer: ClaimAnswer, replayed: boolean)
   return now.kind === "final" ? renderFinal(now, replayed) : renderProcessing(answer.payment_id);
 }
 
-async function mapClaimError(deps: PaymentDeps, err: unknown, paymentId: string): Promise<Rendered> {
+async function mapClaimError(
+  deps: PaymentDeps,
+  err: unknown,
+  p: ChargePayload,
+  context: EpochContext,
+): Promise<Rendered> {
   if (err instanceof IdempotencyValidationError) {
     throw new Refusal(
       "fingerprint-mismatch",
@@ -196,9 +207,10 @@ async function mapClaimError(deps: PaymentDeps, err: unknown, paymentId: string)
     throw new Refusal("in-progress", "a request with this Idempotency-Key is still running; retry later", 1);
   }
   const refusal = findRefusal(err);
+  if (refusal instanceof KeyVoided) return answerVoidedKey(deps, p, refusal, context);
   if (refusal) throw refusal;
   // A paused owner woke after a takeover: its completion failed, so it answers what the ledger holds.
-  if (causeIs(err, ClaimLost)) return render(deps, { kind: "pointer", payment_id: paymentId }, true);
+  if (causeIs(err, ClaimLost)) return render(deps, { kind: "pointer", payment_id: p.payment_id }, true);
   throw err;
 }
 
