@@ -91,9 +91,14 @@ export const scheduleArbitrary: fc.Arbitrary<Schedule> = fc.record({
 
 // A Region fails mostly right after a payment, within the replication lag (its settlement, credit and marks not
 // yet shipped), and it may come back before the schedule ends; the quiesce brings back one that did not.
+// A partition keeps the cut-off Region running and the phones on their old routing until a reroute; a recovery
+// or a heal comes by itself, and the failover command is run again late or never.
 const regionStep: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ op: "region_fail" as const }) },
-  { weight: 1, arbitrary: fc.constant({ op: "region_recover" as const }) },
+  { weight: 2, arbitrary: fc.constant({ op: "region_partition" as const }) },
+  { weight: 2, arbitrary: fc.constant({ op: "region_recover" as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: "failover_again" as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: "reroute" as const }) },
 );
 
 /**
@@ -118,7 +123,7 @@ export function failsOverAPayment(s: Schedule): boolean {
     st && "order" in st ? st.order % Math.max(1, s.orders.length) : undefined;
   return s.steps.some((st, i) => {
     const before = s.steps[i - 1];
-    if (st.op !== "region_fail" || before?.op !== "pay") return false;
+    if ((st.op !== "region_fail" && st.op !== "region_partition") || before?.op !== "pay") return false;
     return s.steps.slice(i + 1).some((later) => orderOf(later) === orderOf(before));
   });
 }

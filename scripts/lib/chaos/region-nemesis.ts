@@ -16,54 +16,77 @@ import {
 /**
  * The active Region fails mid-replication and the on-call engineer fails over, as the runbook says: the PSP's
  * webhooks are pointed at the other Region, `npm run failover -- --to <other> --force` runs (the same code), and
- * the clients are sent there. A Region already down is brought back first, so that one always answers.
+ * the clients follow (a failed Region's health check moves DNS). A Region already out is brought back first, by
+ * itself, so that one always answers.
  */
 export async function failActiveRegion(api: ChaosApi, history: History): Promise<void> {
-  await recoverRegions(api, history);
+  const to = await cutActiveRegion(api, history, "fail");
+  if (to) api.retarget(to);
+}
+
+/**
+ * The active Region is partitioned: it keeps running, but reaches neither the authority nor the other Region. The
+ * on-call engineer fails over (forced), and the phones keep their old routing (to the cut-off Region) until a
+ * later `reroute` step: they meet a Region that must refuse them on its own.
+ */
+export async function partitionActiveRegion(api: ChaosApi, history: History): Promise<void> {
+  await cutActiveRegion(api, history, "partition");
+}
+
+async function cutActiveRegion(api: ChaosApi, history: History, how: "fail" | "partition") {
+  await bringBackRegions(api, history);
   const { res, view } = await readRegions(api);
   const from = activeRole(view);
   const to = otherRole(from);
   const toUrl = res.regions[to].api;
   if (!toUrl) throw new Error("a failover step needs both Regions: start the stack with its standby");
-  await api.local("POST", `/regions/${from}/fail`);
+  await api.local("POST", `/regions/${from}/${how}`);
   history.fired(
-    "region_fail",
-    `${from} failed with ${view.replication.pending} change(s) not yet replicated`,
+    how === "fail" ? "region_fail" : "region_partition",
+    `${from} ${how === "fail" ? "failed" : "cut off"} with ${view.replication.pending} change(s) not yet replicated`,
   );
   await api.local("POST", `/psp/webhooks-to/${to}`);
-  const out = await failover(res, to, true);
-  history.add({
-    process: "on-call",
-    type: out.code === 0 ? "ok" : "info",
-    op: `failover ${from} → ${to}`,
-    detail: `${out.mode}, epoch ${out.epoch ?? "?"}, exit ${out.code}`,
-  });
-  api.retarget(toUrl);
+  await onCall(res, history, to, true, `failover ${from} → ${to}`);
+  return toUrl;
 }
 
-/** Brings back every failed Region and fences it (the failover command run again before it takes traffic). */
-export async function recoverRegions(api: ChaosApi, history: History): Promise<void> {
+/** Failed Regions come back, and cut-off ones heal, by themselves: nobody runs the failover command for them. */
+export async function bringBackRegions(api: ChaosApi, history: History): Promise<void> {
   const { res, view } = await readRegions(api);
-  const down = ROLES.filter((r) => res.regions[r].api && !view.regions[r]?.up);
-  if (down.length === 0) return;
-  for (const r of down) {
-    await api.local("POST", `/regions/${r}/recover`);
-    history.add({ process: "nemesis", type: "fault", op: `region_recover ${r}` });
+  for (const r of ROLES.filter((r) => res.regions[r].api)) {
+    const region = view.regions[r];
+    if (region && !region.up) {
+      await api.local("POST", `/regions/${r}/recover`);
+      history.add({ process: "nemesis", type: "fault", op: `region_recover ${r}` });
+    }
+    if (region?.partitioned) {
+      await api.local("POST", `/regions/${r}/heal`);
+      history.add({ process: "nemesis", type: "fault", op: `region_heal ${r}` });
+    }
   }
-  const out = await failover(res, activeRole(view), false);
-  history.add({
-    process: "on-call",
-    type: out.code === 0 ? "ok" : "info",
-    op: `failover → ${activeRole(view)} again`,
-    detail: `${out.mode}, epoch ${out.epoch ?? "?"}, exit ${out.code}`,
-  });
 }
 
-/** Points the clients at the active Region's API: a run starts where the last one's failover left the stack. */
+/** The on-call engineer runs the failover command again, late: it names the active Region, so it only checks. */
+export async function failoverAgain(api: ChaosApi, history: History): Promise<void> {
+  const { res, view } = await readRegions(api);
+  await onCall(res, history, activeRole(view), false, `failover → ${activeRole(view)} again`);
+}
+
+/** Points the clients at the active Region's API: the phones learn the new routing. */
 export async function followActiveRegion(api: ChaosApi): Promise<void> {
   const { res, view } = await readRegions(api);
   const url = res.regions[activeRole(view)].api;
   if (url && runningRoles(res).length > 1) api.retarget(url);
+}
+
+async function onCall(res: ChaosResources, history: History, to: Role, force: boolean, op: string) {
+  const out = await failover(res, to, force);
+  history.add({
+    process: "on-call",
+    type: out.code === 0 || out.code === 3 ? "ok" : "info",
+    op,
+    detail: `${out.mode}, epoch ${out.epoch ?? "?"}, exit ${out.code}`,
+  });
 }
 
 // The failover's own verification lists the PSP's charges of the last hour by the wall clock; the chaos clock

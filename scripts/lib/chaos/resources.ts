@@ -24,7 +24,7 @@ export interface ChaosResources {
 export interface RegionsView {
   active?: Role;
   epoch?: number;
-  regions: Record<Role, { up: boolean }>;
+  regions: Record<Role, { up: boolean; partitioned?: boolean }>;
   /** `idle`: nothing queued, being applied or left unread in a stream (both Regions hold the same writes). */
   replication: { pending: number; idle: boolean; lag_ms: number; running: boolean };
 }

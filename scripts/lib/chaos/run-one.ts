@@ -4,7 +4,7 @@ import { checkRun } from "./checker";
 import type { RunRecord } from "./history";
 import { observe, type PspCharge } from "./observe";
 import { quiesce } from "./quiesce";
-import { recoverRegions } from "./region-nemesis";
+import { bringBackRegions, followActiveRegion } from "./region-nemesis";
 import { runSchedule } from "./run-schedule";
 import type { ClientSwitches, Schedule } from "./schedule";
 
@@ -25,8 +25,10 @@ export async function runOne(
   const t0 = Date.now();
   const { history, view } = await runSchedule(api, schedule, runId, switches);
   const t1 = Date.now();
-  // A Region still down comes back and is fenced before the quiesce: its last writes replicate, last writer wins.
-  await recoverRegions(api, history);
+  // A Region still out comes back by itself before the quiesce (its last writes replicate, last writer wins), and the
+  // phones learn the routing at last; nobody runs the failover command for it.
+  await bringBackRegions(api, history);
+  await followActiveRegion(api);
   const quiet = await quiesce(api);
   const t2 = Date.now();
   const heard = history.entries.flatMap((e) => (e.payment_id ? [e.payment_id] : []));

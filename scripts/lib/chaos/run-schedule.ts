@@ -1,7 +1,13 @@
 import { advanceWhenPspIdle } from "./advance-when-psp-idle";
 import type { Answer, ChaosApi } from "./chaos-api";
 import { History } from "./history";
-import { failActiveRegion, followActiveRegion, recoverRegions } from "./region-nemesis";
+import {
+  bringBackRegions,
+  failActiveRegion,
+  failoverAgain,
+  followActiveRegion,
+  partitionActiveRegion,
+} from "./region-nemesis";
 import type { RegionsView } from "./resources";
 import type { AsyncCrashPoint, ClientSwitches, PayFault, Schedule, Step } from "./schedule";
 
@@ -86,7 +92,14 @@ class Player {
       case "region_fail":
         return failActiveRegion(this.api, this.history);
       case "region_recover":
-        return recoverRegions(this.api, this.history);
+        return bringBackRegions(this.api, this.history);
+      case "region_partition":
+        return partitionActiveRegion(this.api, this.history);
+      case "failover_again":
+        return failoverAgain(this.api, this.history);
+      case "reroute":
+        this.history.add({ process: "nemesis", type: "info", op: "reroute" });
+        return followActiveRegion(this.api);
     }
   }
 

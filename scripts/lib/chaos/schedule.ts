@@ -65,12 +65,27 @@ export type Step =
   | { op: "redeliver"; order: number }
   /** The active Region fails within the replication lag, and the on-call engineer fails over (forced). */
   | { op: "region_fail" }
-  /** The failed Region comes back and is fenced by the failover command run again. */
-  | { op: "region_recover" };
+  /** Failed Regions come back and cut-off ones heal, by themselves: nobody runs the failover command for them. */
+  | { op: "region_recover" }
+  /** The active Region is cut off but keeps running; the engineer fails over; the phones keep their old routing. */
+  | { op: "region_partition" }
+  /** The on-call engineer runs the failover command again, late (it only checks). */
+  | { op: "failover_again" }
+  /** The phones learn the new routing. */
+  | { op: "reroute" };
+
+/** The steps about Regions, which need a stack with both Regions. */
+export const REGION_OPS = [
+  "region_fail",
+  "region_recover",
+  "region_partition",
+  "failover_again",
+  "reroute",
+] as const;
 
 /** Whether a schedule fails a Region, and so needs a stack with both Regions. */
 export function needsTwoRegions(s: Schedule): boolean {
-  return s.steps.some((st) => st.op === "region_fail" || st.op === "region_recover");
+  return s.steps.some((st) => (REGION_OPS as readonly string[]).includes(st.op));
 }
 
 /** The client-side guard switches a run may take away (the server's are environment switches). */
@@ -93,6 +108,9 @@ export function describeSchedule(s: Schedule): string {
         return st.job;
       case "region_fail":
       case "region_recover":
+      case "region_partition":
+      case "failover_again":
+      case "reroute":
         return st.op;
       default:
         return `${st.op}#${st.order}`;

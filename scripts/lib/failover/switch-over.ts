@@ -22,6 +22,12 @@ export interface DrainSettings {
   sleep: (ms: number) => Promise<void>;
 }
 
+/**
+ * EO_TEST_UNSAFE_NO_ACT_WINDOW=1 lets the new Region act at once after the fence, as if no invocation of the old
+ * Region could still be acting on a read from before it.
+ */
+const unsafeNoActWindow = (): boolean => process.env.EO_TEST_UNSAFE_NO_ACT_WINDOW === "1";
+
 /** Sleeps until the new Region acts by its own gate: `active_from`, plus the clock margin, plus a beat. */
 export async function untilActive(c: RegionControl, d: DrainSettings): Promise<void> {
   await d.sleep(Math.max(0, (c.active_from ?? 0) + (d.clockMarginMs ?? 250) + 100 - Date.now()));
@@ -71,7 +77,7 @@ export async function plannedSwitch(
     return { ok: true, detail: `${numbers.lag_ms} ms (canary in the ledger)`, value: numbers.lag_ms };
   });
   if (lag === undefined) return undefined;
-  const waitMs = Math.max(d.actWindowMs, 10 * lag, d.drainFloorMs);
+  const waitMs = unsafeNoActWindow() ? 0 : Math.max(d.actWindowMs, 10 * lag, d.drainFloorMs);
   const next = nextControl(
     obs,
     to,
@@ -99,7 +105,7 @@ export async function forcedSwitch(
   d: DrainSettings,
 ): Promise<Switched | undefined> {
   const to: RegionRole = from === "primary" ? "standby" : "primary";
-  const waitMs = Math.max(d.actWindowMs, d.drainFloorMs);
+  const waitMs = unsafeNoActWindow() ? 0 : Math.max(d.actWindowMs, d.drainFloorMs);
   const next = nextControl(
     obs,
     to,

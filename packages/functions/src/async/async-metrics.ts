@@ -10,6 +10,8 @@ export const AsyncMetric = {
   NotificationsFinishedByRedelivery: "NotificationsFinishedByRedelivery",
   /** Events that failed their last receive: SQS moves them to the DLQ next. */
   DlqArrivals: "DlqArrivals",
+  /** Events a passive Region's worker sent on to the active Region's queue instead of applying them. */
+  EventsHandedOver: "EventsHandedOver",
   OutboxEventsRelayed: "OutboxEventsRelayed",
   OutboxItemsSwept: "OutboxItemsSwept",
   LogicalDuplicatesDropped: "LogicalDuplicatesDropped",

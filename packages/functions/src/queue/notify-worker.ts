@@ -3,9 +3,12 @@ import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import {
   type EventOutcome,
   handleEvent,
+  handOverWhenPassive,
   InjectedCrash,
+  loadConfig,
   maxReceiveCount,
   parsePaymentEvent,
+  peerEventsPublisher,
   Refusal,
   regionGate,
   workerDeps,
@@ -23,7 +26,14 @@ async function processRecord(record: SQSRecord, context: Context): Promise<void>
   try {
     const budget = { remainingMs: () => context.getRemainingTimeInMillis() };
     const event = parsePaymentEvent(record.body);
-    await refuseWhenPassive();
+    // A passive Region sends the event on to the active one (same ids) instead of crediting beside it.
+    const delivery = await handOverWhenPassive(
+      regionGate(),
+      loadConfig().regionRole,
+      event,
+      peerEventsPublisher(),
+    );
+    if (delivery === "handed-over") return countMetric(AsyncMetric.EventsHandedOver);
     const outcome = await handleEvent(workerDeps(), event, budget);
     countOutcome(outcome);
     for (const f of outcome.failed)
@@ -50,14 +60,6 @@ async function processRecord(record: SQSRecord, context: Context): Promise<void>
     else logger.error("event failed; it will be redelivered", details);
     throw err;
   }
-}
-
-// A credit and a notification are effects: a Region the authority does not name (or that cannot read it) leaves the
-// message for redelivery, and the DLQ after maxReceiveCount, rather than crediting beside the active Region's worker
-// on its own replica of the inbox (Part 9, branch F2). A planned failover's drain lets the old Region finish first.
-async function refuseWhenPassive(): Promise<void> {
-  if (await regionGate().mayDeliver()) return;
-  throw new Refusal("region-passive", "this Region is passive: the event waits for redelivery", 1);
 }
 
 function countOutcome(o: EventOutcome): void {

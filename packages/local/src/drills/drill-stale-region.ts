@@ -49,7 +49,11 @@ export async function drillStaleRegion(
     await loseR1(stack, api, T, which, { token, key: keys.K, body });
     await failOver(stack, T);
     const voided = await api.resolve("R2", token, keys.K);
-    T.mark("R2", "app", `did K go through? → ${voided.status} ${String(voided.body.state ?? voided.body.detail)}`);
+    T.mark(
+      "R2",
+      "app",
+      `did K go through? → ${voided.status} ${String(voided.body.state ?? voided.body.detail)}`,
+    );
     const paid = voided.body.state === "VOID" ? await api.pay("R2", token, keys.K2, body) : undefined;
     T.mark(
       "R2",

@@ -33,6 +33,8 @@ export function regionHandlerEnv(
     CONSUMER_TABLE: r.consumerTable,
     TOTALS_TABLE: r.totalsTable,
     EVENTS_QUEUE_URL: r.queues.events,
+    // Where a passive Region's worker hands events over: the other Region's queue.
+    PEER_EVENTS_QUEUE_URL: emu.regions[role === "primary" ? "standby" : "primary"].queues.events,
     // The safety switches have no default in the handlers (they refuse to start without them), so set them here.
     REGION_ROLE: role,
     CLAIM_MODE: process.env.CLAIM_MODE ?? "home",
