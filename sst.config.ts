@@ -19,6 +19,7 @@ export default $config({
     const { createSecrets } = await import("./stacks/secrets");
     const { createTables } = await import("./stacks/tables");
     const { createControlAuthority } = await import("./stacks/control-authority");
+    const { createQueues } = await import("./stacks/queues");
     const { createRegion } = await import("./stacks/region");
     const { failoverOutputs } = await import("./stacks/failover-outputs");
 
@@ -30,7 +31,9 @@ export default $config({
     const secrets = createSecrets();
     const tables = createTables(config, providers);
     const authority = createControlAuthority(config, providers);
-    const shared = { config, providers, secrets, tables, authority };
+    // Both Regions' queues before either Region: each Region's worker is told the other's events queue.
+    const queues = createQueues(providers);
+    const shared = { config, providers, secrets, tables, authority, queues };
     const primary = createRegion("primary", shared);
     const standby = createRegion("standby", shared);
 

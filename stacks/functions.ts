@@ -62,7 +62,7 @@ export function createFunctions(ctx: RegionContext): RegionFunctions {
  * and webhook secret are not among them: they are SST secrets linked only to the handlers that declare them.
  */
 function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<string>> {
-  const { config, tables, control, queues, pushEmail, secrets } = ctx;
+  const { config, tables, control, queues, peerQueues, pushEmail, secrets } = ctx;
   return {
     CONTROL_TABLE: control.name,
     // Only where the authority is not in the function's own Region (CONTROL_MODE=single-region).
@@ -72,6 +72,8 @@ function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<stri
     CONSUMER_TABLE: tables.consumer.name,
     TOTALS_TABLE: tables.totals.name,
     EVENTS_QUEUE_URL: queues.events.url,
+    // The other Region's events queue: where a passive Region's worker hands over the events it receives.
+    PEER_EVENTS_QUEUE_URL: peerQueues.events.url,
     CLAIM_MODE: config.claimMode,
     DEADLINE_MS: String(config.tunables.deadlineMs),
     KEY_WINDOW_S: String(config.tunables.keyWindowS),
@@ -143,7 +145,10 @@ function linksFor(access: Access, links: Linkables): unknown[] {
   return out;
 }
 
-/** Permissions that are not a link: the trigger's own plumbing (queue, stream) and SNS mobile push. */
+/**
+ * Permissions that are not a link: the trigger's own plumbing (queue, stream), the hand-over to the other Region's
+ * events queue, and SNS mobile push.
+ */
 function permissionsFor(spec: HandlerSpec, ctx: RegionContext): sst.aws.FunctionArgs["permissions"] {
   const { access } = spec;
   // Every function reads the authority at run time (whether its Region is active; the fence on writes), and
@@ -162,6 +167,10 @@ function permissionsFor(spec: HandlerSpec, ctx: RegionContext): sst.aws.Function
       ],
       resources: [ctx.queues.events.arn],
     });
+  }
+  if (access.peerEventsQueue === "send") {
+    // SendMessage only: the runtime has the peer queue's URL and never reads or receives from it.
+    out.push({ actions: ["sqs:SendMessage"], resources: [ctx.peerQueues.events.arn] });
   }
   if (access.readLedgerStream) {
     const stream = ctx.tables.ledger.streamArn;

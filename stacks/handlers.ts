@@ -48,6 +48,11 @@ export interface Access {
   sendEvents?: boolean;
   /** Receive from the events FIFO queue (the worker, through its subscription). */
   consumeEvents?: boolean;
+  /**
+   * Send to the other Region's events FIFO queue (the worker only): a passive Region hands each event it receives
+   * over to the active Region instead of applying it.
+   */
+  peerEventsQueue?: "send";
   /** Read the ledger table's stream and report failed batches to the relay-failures queue. */
   readLedgerStream?: boolean;
   /** SNS mobile push: create device endpoints, or create them and publish to them. */
@@ -149,7 +154,14 @@ export const handlers: readonly HandlerSpec[] = [
     id: "NotifyWorker",
     handler: "packages/functions/src/queue/notify-worker.handler",
     trigger: { kind: "events-queue" },
-    access: { ledger: "read", consumer: "write", consumeEvents: true, push: "send", email: true },
+    access: {
+      ledger: "read",
+      consumer: "write",
+      consumeEvents: true,
+      peerEventsQueue: "send",
+      push: "send",
+      email: true,
+    },
     // Must stay below the events queue's visibility timeout (30 s).
     timeoutSeconds: 20,
   },

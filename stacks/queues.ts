@@ -1,4 +1,5 @@
-import type { RegionContext } from "./region";
+import type { RegionRole } from "./config";
+import type { RegionProviders } from "./region";
 
 /** Seconds a received event stays invisible to other consumers; the worker's timeout must stay below it. */
 export const EVENTS_VISIBILITY_TIMEOUT_S = 30;
@@ -13,18 +14,35 @@ export interface RegionQueues {
   relayFailures: sst.aws.Queue;
 }
 
-/** Creates one Region's queues on that Region's provider. */
-export function createQueues(ctx: Pick<RegionContext, "prefix" | "provider">): RegionQueues {
-  const opts = { provider: ctx.provider };
+/** Both Regions' queues, by Region role. */
+export interface Queues {
+  byRole: Record<RegionRole, RegionQueues>;
+}
+
+/**
+ * Creates both Regions' queues before either Region's functions, because each Region's functions are told the
+ * other Region's events queue (a passive Region's worker hands its events over to the active one).
+ */
+export function createQueues(providers: RegionProviders): Queues {
+  return {
+    byRole: {
+      primary: createRegionQueues("Primary", providers.primary),
+      standby: createRegionQueues("Standby", providers.standby),
+    },
+  };
+}
+
+function createRegionQueues(prefix: "Primary" | "Standby", provider: aws.Provider): RegionQueues {
+  const opts = { provider };
   // A FIFO queue's dead-letter queue must be FIFO too.
   const eventsDlq = new sst.aws.Queue(
-    `${ctx.prefix}EventsDlq`,
+    `${prefix}EventsDlq`,
     { fifo: true, transform: { queue: { messageRetentionSeconds: FOURTEEN_DAYS_S } } },
     opts,
   );
   // Deduplication ids are the derived event ids ({payment_id}:{STATE}), never content-based.
   const events = new sst.aws.Queue(
-    `${ctx.prefix}Events`,
+    `${prefix}Events`,
     {
       fifo: true,
       visibilityTimeout: `${EVENTS_VISIBILITY_TIMEOUT_S} seconds`,
@@ -34,7 +52,7 @@ export function createQueues(ctx: Pick<RegionContext, "prefix" | "provider">): R
   );
   // Stream batches the relay gave up on (after bisecting and retrying) are described here.
   const relayFailures = new sst.aws.Queue(
-    `${ctx.prefix}RelayFailures`,
+    `${prefix}RelayFailures`,
     { transform: { queue: { messageRetentionSeconds: FOURTEEN_DAYS_S } } },
     opts,
   );

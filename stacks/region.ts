@@ -3,7 +3,7 @@ import type { InfraConfig, RegionRole } from "./config";
 import type { ControlAuthority, ControlRef } from "./control-authority";
 import { createFunctions, type RegionFunctions } from "./functions";
 import { createPushEmail, type RegionPushEmail } from "./push-email";
-import { createQueues, type RegionQueues } from "./queues";
+import type { Queues, RegionQueues } from "./queues";
 import { createReconcile } from "./reconcile";
 import type { Secrets } from "./secrets";
 import type { RegionTables, Tables } from "./tables";
@@ -24,6 +24,8 @@ export interface RegionContext {
   /** Where the Region reads the authority (the active Region and its epoch). */
   control: ControlRef;
   queues: RegionQueues;
+  /** The other Region's queues: a passive Region's worker hands the events it receives to the active one's queue. */
+  peerQueues: RegionQueues;
   pushEmail: RegionPushEmail;
 }
 
@@ -34,7 +36,10 @@ export interface RegionStack {
   queues: RegionQueues;
 }
 
-/** Composes one Region: queues, push and email, the functions, the API, the background wiring and the reconcile. */
+/**
+ * Composes one Region: push and email, the functions, the API, the background wiring and the reconcile, on its own
+ * queues and the other Region's (both created before either Region, so that each can name the other's).
+ */
 export function createRegion(
   role: RegionRole,
   shared: {
@@ -43,6 +48,7 @@ export function createRegion(
     secrets: Secrets;
     tables: Tables;
     authority: ControlAuthority;
+    queues: Queues;
   },
 ): RegionStack {
   const base = {
@@ -54,9 +60,10 @@ export function createRegion(
     tables: shared.tables.byRole[role],
     control: shared.authority.byRole[role],
   };
-  const queues = createQueues(base);
+  const queues = shared.queues.byRole[role];
+  const peerQueues = shared.queues.byRole[role === "primary" ? "standby" : "primary"];
   const pushEmail = createPushEmail(base);
-  const ctx: RegionContext = { ...base, queues, pushEmail };
+  const ctx: RegionContext = { ...base, queues, peerQueues, pushEmail };
   const functions = createFunctions(ctx);
   const api = createApi(ctx, functions);
   createWorkers(ctx, functions);

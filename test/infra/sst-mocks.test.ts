@@ -23,6 +23,7 @@ import {
   View,
   workerSubscription,
 } from "./support/invariants";
+import { peerQueue } from "./support/peer-queue-invariant";
 import { ensurePlatform, INSTALL_TIMEOUT_MS } from "./support/platform";
 import { pspSecrets } from "./support/psp-secrets-invariant";
 import { nightlyReconcile } from "./support/reconcile-invariant";
@@ -662,6 +663,65 @@ const mutations: Mutation[] = [
       ).inputs.treatMissingData = "notBreaching";
     },
     expectViolation: /primary: no alarm when no reconcile finished for a day, missing data breaching/,
+  },
+  {
+    what: "a standby function told its own Region's events queue as the peer (a passive Region hands events to itself)",
+    invariant: peerQueue,
+    on: HOME,
+    breakIt: (c) => {
+      const env = envOf(c, "StandbySweeps");
+      env.PEER_EVENTS_QUEUE_URL = env.EVENTS_QUEUE_URL as string;
+    },
+    expectViolation:
+      /standby: StandbySweepsFunction has PEER_EVENTS_QUEUE_URL=\S+ \(its own Region's queue\), expected the primary events queue/,
+  },
+  {
+    what: "the worker without the peer's events queue URL",
+    invariant: peerQueue,
+    on: MRSC,
+    breakIt: (c) => {
+      delete envOf(c, "PrimaryNotifyWorker").PEER_EVENTS_QUEUE_URL;
+    },
+    expectViolation: /primary: PrimaryNotifyWorkerFunction has PEER_EVENTS_QUEUE_URL=\(unset\)/,
+  },
+  {
+    what: "the worker that may not send to the peer's events queue (a passive Region's events stay stranded)",
+    invariant: peerQueue,
+    on: HOME,
+    breakIt: (c) => {
+      const { inline, doc } = statements(c, "StandbyNotifyWorker");
+      const arn = queue(c, "PrimaryEvents").state.arn as string;
+      doc.Statement = doc.Statement.filter((st) => !JSON.stringify(st.Resource).includes(arn));
+      inline.policy = JSON.stringify(doc);
+    },
+    expectViolation: /standby: the worker may not sqs:SendMessage on the primary events queue/,
+  },
+  {
+    what: "the relay allowed to send to the other Region's events queue",
+    invariant: peerQueue,
+    on: SINGLE,
+    breakIt: (c) => {
+      addStatement(c, "PrimaryOutboxRelay", {
+        Effect: "Allow",
+        Action: ["sqs:SendMessage"],
+        Resource: [queue(c, "StandbyEvents").state.arn as string],
+      });
+    },
+    expectViolation: /primary: OutboxRelay may sqs:SendMessage on the standby events queue/,
+  },
+  {
+    what: "the worker allowed every queue of the peer's Region (its DLQ too), and to receive there",
+    invariant: peerQueue,
+    on: MRSC,
+    breakIt: (c) => {
+      addStatement(c, "StandbyNotifyWorker", {
+        Effect: "Allow",
+        Action: "sqs:*",
+        Resource: "arn:aws:sqs:eu-west-1:*",
+      });
+    },
+    expectViolation:
+      /standby: the worker may (sqs:ReceiveMessage on the primary events queue|sqs:SendMessage on arn:aws:sqs:eu-west-1:\S+EventsDlq)/,
   },
 ];
 

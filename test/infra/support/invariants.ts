@@ -9,6 +9,7 @@ import { controlAuthority } from "./control-invariant";
 import { dnsRecords } from "./dns-invariant";
 import { allowedResources, isAllowed, type PolicyDocument } from "./iam";
 import { arr, obj, str } from "./json";
+import { peerEventsQueue, peerQueue } from "./peer-queue-invariant";
 import { pspSecrets } from "./psp-secrets-invariant";
 import { nightlyReconcile } from "./reconcile-invariant";
 
@@ -738,10 +739,13 @@ export const permissions: Invariant = {
     for (const role of ROLES) {
       const region = v.region(role);
       const ownQueue = str(v.queueByUrl(v.regionEnv(role, "EVENTS_QUEUE_URL"))?.state.arn) ?? "(none)";
+      // The other Region's events queue, for a declared hand-over only (peerQueue holds it to the worker alone).
+      const peer = str(peerEventsQueue(v, role)?.state.arn);
       for (const h of handlers) {
         const f = v.fn(role, h.id);
         if (!f) continue;
         const policies = v.policies(f);
+        const handsOver = (arn: string) => arn === peer && h.access.peerEventsQueue === "send";
         if (policies.length === 0) out.push(`${role}: ${h.id} has no inline policy`);
         const trust = JSON.parse(String(v.role(f)?.inputs.assumeRolePolicy ?? "{}")) as PolicyDocument;
         const principals = (Array.isArray(trust.Statement) ? trust.Statement : [trust.Statement]).map((st) =>
@@ -755,7 +759,7 @@ export const permissions: Invariant = {
         for (const resource of allowedResources(policies)) {
           const r = resource.split(":")[3];
           if (resource === "*" && !isSesSendOnly(policies)) out.push(`${role}: ${h.id} is allowed on "*"`);
-          if (r && r !== region && resource !== crossRegion)
+          if (r && r !== region && resource !== crossRegion && !handsOver(resource))
             out.push(`${role}: ${h.id} is allowed on ${resource} in another Region`);
         }
         // The rules of the issue, whatever the manifest says.
@@ -774,7 +778,7 @@ export const permissions: Invariant = {
           const may = v.can(f, "sqs:SendMessage", arn);
           if (may && h.trigger.kind === "http")
             out.push(`${role}: API handler ${h.id} may send to the events queue ${arn}`);
-          else if (may && !senders.has(h.id))
+          else if (may && !senders.has(h.id) && !handsOver(arn))
             out.push(`${role}: ${h.id} may send to the events queue ${arn}`);
         }
         if (senders.has(h.id) && !v.can(f, "sqs:SendMessage", ownQueue))
@@ -893,6 +897,7 @@ export const invariants: Invariant[] = [
   dnsRecords,
   pspSecrets,
   nightlyReconcile,
+  peerQueue,
   protection,
 ];
 
