@@ -31,14 +31,14 @@ export function regionGate(config: AppConfig = loadConfig()): ActiveRegion {
 
 /**
  * The authority's client: this Region's replica in AWS (MRSC), or the table's Region when it lives elsewhere. Its
- * timeouts are short and its retries few, so a Region cut off from the authority turns passive in about a second
- * instead of hanging a request on it.
+ * retries are few and its timeouts bounded, so a Region cut off from the authority turns passive within seconds
+ * instead of hanging a request on it (and a busy table still answers within them).
  */
 function authorityClient(config: AppConfig): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(
     new DynamoDBClient({
       maxAttempts: 2,
-      requestHandler: { connectionTimeout: 500, requestTimeout: 1_000 },
+      requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
       ...(config.controlRegion ? { region: config.controlRegion } : {}),
       ...(config.controlEndpoint ? { endpoint: config.controlEndpoint } : {}),
     }),
