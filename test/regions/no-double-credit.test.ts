@@ -10,6 +10,8 @@ import { eventually } from "../support/tables";
 // Part 9 with Part 5's rule: an event applied in both Regions during a failover (the primary's worker applied it,
 // and the promoted standby re-sends it before the primary's inbox item has replicated) converges to one credit,
 // because the inbox, the credit record and the balance are written whole under the event's derived id.
+// The standby's worker reads its switch from its own environment, set for the whole stack (the case that needs it
+// off sends nothing to the standby that a passive worker would apply).
 const stack = useLocalStack({ standby: true, replicationLagMs: 1_500 });
 const primary = () => new ApiClient(stack().apiUrl);
 const standby = () => new ApiClient(stack().standbyUrl ?? "");
@@ -59,12 +61,12 @@ async function converged(merchant: string) {
   return { primary: p?.body, standby: s?.body };
 }
 
-describe("branch F: the same event applied in both Regions", () => {
-  it("converges to one credit of 3,000 in both Regions", async () => {
+describe("branch F: the same event reaches both Regions' queues", () => {
+  it("the passive standby hands it over to the primary, whose inbox drops it: one credit of 3,000 in both Regions", async () => {
     // prepare
     const merchant = `m-${randomUUID()}`;
     const event = await paidAndCredited(merchant);
-    // act: the standby applies it too, before the primary's inbox item reaches it
+    // act: the standby's sweep re-sent it, before the primary's inbox item reached the standby
     await sendInStandby(event);
     const seenInStandby = await eventually(
       async () => {
@@ -98,5 +100,24 @@ describe("branch F: the same event applied in both Regions", () => {
     // assess
     expect(after.primary).toMatchObject({ credits: 2, balance: 6000 });
     expect(after.standby).toMatchObject({ credits: 2, balance: 6000 });
+  }, 60_000);
+});
+
+describe("a passive Region's worker", () => {
+  it("applies nothing on its own replica: it hands the event over to the active Region's queue", async () => {
+    // prepare: the standby's replica knows nothing of the payment
+    const merchant = `m-${randomUUID()}`;
+    await primary().local("POST", "/replication", { paused: true });
+    const event = await paidAndCredited(merchant);
+    // act
+    await sendInStandby(event);
+    await new Promise((r) => setTimeout(r, 3_000));
+    const standbyWhilePaused = (await standby().local("GET", `/merchants/${merchant}`)).body;
+    const primaryWhilePaused = (await primary().local("GET", `/merchants/${merchant}`)).body;
+    await primary().local("POST", "/replication", { paused: false });
+    // assess
+    expect(standbyWhilePaused).toMatchObject({ credits: 0 });
+    expect(primaryWhilePaused).toMatchObject({ credits: 1, balance: 3000 });
+    expect((await converged(merchant)).standby).toMatchObject({ credits: 1, balance: 3000 });
   }, 60_000);
 });

@@ -1,7 +1,10 @@
 import { paymentIdOf } from "../../../packages/core/src/ids/derive-ids";
 import type { ChaosApi } from "../../../scripts/lib/chaos/chaos-api";
 import { History } from "../../../scripts/lib/chaos/history";
-import { bringBackRegions as recoverRegions, failActiveRegion } from "../../../scripts/lib/chaos/region-nemesis";
+import {
+  failActiveRegion,
+  bringBackRegions as recoverRegions,
+} from "../../../scripts/lib/chaos/region-nemesis";
 import { payWithSlot } from "../../support/pay-with-slot";
 
 /**
