@@ -2,7 +2,7 @@ import { CHAOS_TIMING } from "./run-schedule";
 
 /**
  * The environment of a chaos stack: the same code, with the real-time parts made short so that a schedule takes
- * seconds (a 1.5 s deadline, a 0.4 s takeover margin, a 1 s redelivery), and the schedules' own jobs instead of
+ * seconds (a 1.5 s deadline, a 0.4 s takeover margin, a 2 s redelivery), and the schedules' own jobs instead of
  * the cron (the resolver and the sweeps run when a schedule or the quiesce asks).
  */
 export function chaosEnv(): Record<string, string> {
@@ -11,7 +11,9 @@ export function chaosEnv(): Record<string, string> {
     CLOCK_MARGIN_MS: String(CHAOS_TIMING.clockMarginMs),
     TAKEOVER_MARGIN_MS: String(CHAOS_TIMING.takeoverMarginMs),
     PSP_WEBHOOK_DELAY_MS: String(CHAOS_TIMING.webhookDelayMs),
-    EVENTS_VISIBILITY_TIMEOUT_S: "1",
+    // 2 s, so that the worker's 1.75 s timeout holds its one read of the authority on a loaded machine (a worker the
+    // local runtime times out keeps running beside its own redelivery: an extra alert no crash accounts for).
+    EVENTS_VISIBILITY_TIMEOUT_S: "2",
     // A Region acts on a read of the authority at most 0.5 s old; a failover lets the new Region act 2.5 s after
     // its fence (the cache, the 1.5 s deadline, 0.5 s for the SDK), the act window scaled down with the rest.
     REGION_CONTROL_CACHE_MS: "500",
