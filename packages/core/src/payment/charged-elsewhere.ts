@@ -25,6 +25,7 @@ export async function chargeAtPsp(
     (t) => deps.psp.findCharge(paymentId, t, "live"),
   );
   if (reply.kind === "not-found") return undefined;
+  // A charge refunded since still went through: the app must not pay again with a new key (resolve has no REFUNDED).
   if (reply.kind === "done") return "SUCCEEDED";
   return reply.kind === "declined" ? "FAILED" : "PROCESSING";
 }
