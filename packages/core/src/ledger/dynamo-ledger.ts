@@ -143,7 +143,8 @@ export class DynamoLedger implements LedgerPort {
   }
 
   async catchUp(paymentId: string, now: number): Promise<MoveResult> {
-    const read = await this.read(paymentId, true);
+    const folds = !unsafeRowsLastWriterWins();
+    const read = await this.read(paymentId, folds);
     if (!read || read.row.state === read.stored) return { moved: false, row: read?.row };
     const next: PaymentRow = { ...read.row, updated_at: now };
     const items = [rowPut(this.table, next, read.stored, now)];
@@ -156,7 +157,7 @@ export class DynamoLedger implements LedgerPort {
       return { moved: true, row: next };
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
-      return { moved: false, row: (await this.read(paymentId, true))?.row };
+      return { moved: false, row: (await this.read(paymentId, folds))?.row };
     }
   }
 

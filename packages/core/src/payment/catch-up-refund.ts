@@ -1,6 +1,9 @@
 import { REFUND_JOURNAL_SK } from "../ledger/journal-and-outbox";
+import type { MoveResult } from "../ledger/ledger-port";
+import { unsafeRowsLastWriterWins } from "../ledger/ledger-test-switches";
 import type { ActiveRegion } from "../region/active-region";
 import type { PaymentDeps } from "./payment-deps";
+import { mayMove } from "./payment-state";
 import { unsafeNoRefundCatchUp } from "./payment-test-switches";
 
 /** A ledger stream record as far as the catch-up reads it (no `aws-lambda` types in the domain). */
@@ -36,7 +39,19 @@ export async function catchUpRefunds(
   if (paymentIds.length === 0 || unsafeNoRefundCatchUp() || !(await region.isActive())) return 0;
   let moved = 0;
   // In the Region that wrote the entry the row is REFUNDED already: one read, and nothing to do.
-  for (const paymentId of paymentIds)
-    if ((await deps.ledger.catchUp(paymentId, deps.clock.now())).moved) moved += 1;
+  for (const paymentId of paymentIds) {
+    const result = unsafeRowsLastWriterWins()
+      ? await moveAsBefore(deps, paymentId)
+      : await deps.ledger.catchUp(paymentId, deps.clock.now());
+    if (result.moved) moved += 1;
+  }
   return moved;
+}
+
+// The counterfactual's catch-up, as before the rows merged forward: a row that allows the move to REFUNDED moves
+// (alone, since its journal entry is there), and one still PENDING or UNKNOWN stays behind.
+async function moveAsBefore(deps: PaymentDeps, paymentId: string): Promise<MoveResult> {
+  const row = await deps.ledger.getPayment(paymentId);
+  if (!row || !mayMove(row.state, "REFUNDED")) return { moved: false, row };
+  return deps.ledger.move({ paymentId, to: "REFUNDED", now: deps.clock.now(), expected: row });
 }
