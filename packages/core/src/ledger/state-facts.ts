@@ -29,7 +29,7 @@ export const isStateFact = (sk: unknown): boolean =>
 // PENDING < UNKNOWN < SUCCEEDED | FAILED < REFUND_PENDING < REFUNDED. A refund in flight is no fact (a refusal takes
 // it back to SUCCEEDED), and SUCCEEDED and FAILED never overrule each other (that is an anomaly for a person).
 /** The row moved forward to the furthest state its facts prove; the row itself when it is not behind them. */
-export function mergeFacts(row: PaymentRow, facts: readonly StateFact[]): PaymentRow {
+export function mergeFacts<R extends MergedFields>(row: R, facts: readonly StateFact[]): R {
   const fact = (sk: string) => facts.find((f) => f.sk === sk);
   const charge = fact(CHARGE_JOURNAL_SK);
   const refund = fact(REFUND_JOURNAL_SK);
@@ -44,7 +44,10 @@ export function mergeFacts(row: PaymentRow, facts: readonly StateFact[]): Paymen
   return row;
 }
 
-function forward(row: PaymentRow, state: PaymentState, set: Partial<PaymentRow>): PaymentRow {
+/** What the merge reads and sets of a row: a whole payment row, or the fields reconciliation reads of one. */
+type MergedFields = Pick<PaymentRow, "state" | "psp_charge" | "psp_refund" | "decline_code">;
+
+function forward<R extends MergedFields>(row: R, state: PaymentState, set: Partial<MergedFields>): R {
   const defined = Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined));
   return { ...row, ...defined, state };
 }
