@@ -194,6 +194,33 @@ describe("npm run reconcile at the edges of its period: what matches is not repo
     expect(run.report.too_recent).toBe(0);
   });
 
+  it("a row that lost to a later write of an earlier state is judged as its journal entry makes it: it matches", async () => {
+    // prepare: the row says UNKNOWN since hours (the other Region's older copy won), its charge's entry is here; no
+    // webhook until the run is over, since it would move the row itself
+    const from = await freshPeriod();
+    const lost = await ledgerRow("UNKNOWN", { created_at: from - 2 * 3_600_000 });
+    stack().psp.setWebhookUrl(undefined);
+    try {
+      const charge = await pspCharge(lost);
+      const entry = {
+        pk: `PAY#${lost}`,
+        sk: "JOURNAL#1",
+        psp_charge: charge,
+        legs: [],
+        at: from - 3_600_000,
+      };
+      await tablesOf(stack()).db.send(new PutCommand({ TableName: env().LEDGER_TABLE, Item: entry }));
+      // act
+      const run = await reconcileReport(from);
+      // assess
+      expect(run.code, run.out).toBe(0);
+      expect(run.found(lost)).toEqual([]);
+      expect(run.report.matched).toEqual({ count: 1, sums: { USD: 3000 } });
+    } finally {
+      stack().psp.setWebhookUrl(`${stack().apiUrl}/webhooks/psp`);
+    }
+  });
+
   it("a charge made just before the ledger scan, its row still in flight, is counted too recent, not lost", async () => {
     // prepare
     const from = await freshPeriod();

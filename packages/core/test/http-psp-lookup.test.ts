@@ -32,6 +32,21 @@ describe("looking a charge up by our reference", () => {
     expect(found).toMatchObject({ kind: "done" });
   });
 
+  it("says a charge refunded since is refunded: a lookup settles the row REFUNDED, not SUCCEEDED", async () => {
+    // prepare
+    psp = await startFakePsp({ webhookSecret: "whsec" });
+    await charge(psp.url, "k1", "ref-2", "pm_1");
+    const http = new HttpPsp(psp.url, "sk_test");
+    const before = await http.findCharge("ref-2", 5_000);
+    const id = before.kind === "done" ? before.id : "";
+    await http.refund("k1:refund", id, "ref-2", 5_000);
+    // act
+    const after = await http.findCharge("ref-2", 5_000);
+    // assess
+    expect(before).toEqual({ kind: "done", id });
+    expect(after).toEqual({ kind: "done", id, refunded: true });
+  });
+
   it("answers not-found, never a decline, when nothing carries the reference", async () => {
     psp = await startFakePsp({ webhookSecret: "whsec" });
     expect(await new HttpPsp(psp.url, "sk_test").findCharge("nothing-here", 5_000)).toEqual({

@@ -7,7 +7,13 @@ describe("the payment state machine", () => {
   it("allows only the design's moves", () => {
     expect(sourcesOf("SUCCEEDED").sort()).toEqual(["PENDING", "REFUND_PENDING", "REFUND_UNKNOWN", "UNKNOWN"]);
     expect(sourcesOf("UNKNOWN")).toEqual(["PENDING"]);
-    expect(sourcesOf("REFUNDED").sort()).toEqual(["REFUND_PENDING", "REFUND_UNKNOWN", "SUCCEEDED"]);
+    expect(sourcesOf("REFUNDED").sort()).toEqual([
+      "PENDING",
+      "REFUND_PENDING",
+      "REFUND_UNKNOWN",
+      "SUCCEEDED",
+      "UNKNOWN",
+    ]);
     expect(canMove("SUCCEEDED", "FAILED")).toBe(false);
     expect(canMove("FAILED", "SUCCEEDED")).toBe(false);
     expect(canMove("UNKNOWN", "PENDING")).toBe(false);
@@ -21,6 +27,14 @@ describe("the payment state machine", () => {
     expect(mayMove("REFUND_PENDING", "SUCCEEDED", ["REFUND_PENDING", "REFUND_UNKNOWN"])).toBe(true);
     expect(mayMove("UNKNOWN", "SUCCEEDED")).toBe(true);
     expect(mayMove("UNKNOWN", "SUCCEEDED", ["REFUND_PENDING"])).toBe(false);
+  });
+
+  it("lets only a named lookup settle an open charge straight into REFUNDED", () => {
+    // A refund.succeeded webhook for a charge still open here is refused (event-ahead), never applied as a skip.
+    expect(mayMove("UNKNOWN", "REFUNDED")).toBe(false);
+    expect(mayMove("PENDING", "REFUNDED")).toBe(false);
+    expect(mayMove("UNKNOWN", "REFUNDED", sourcesOf("REFUNDED"))).toBe(true);
+    expect(mayMove("SUCCEEDED", "REFUNDED")).toBe(true);
   });
 });
 

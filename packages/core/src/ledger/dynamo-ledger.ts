@@ -7,8 +7,8 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { cancellationCodes, isConditionFailure } from "../aws/document-client";
-import { CHARGE_OPEN_STATES, isSwept, mayMove, type PaymentState } from "../payment/payment-state";
-import { journalAndOutbox, outboxAgain, refundJournalAndOutbox } from "./journal-and-outbox";
+import { CHARGE_OPEN_STATES, mayMove, type PaymentState } from "../payment/payment-state";
+import { outboxAgain } from "./journal-and-outbox";
 import {
   ANOMALY_INDEX_PK,
   type LocatorRow,
@@ -22,7 +22,25 @@ import {
   webhookInboxKey,
 } from "./ledger-items";
 import type { GuardConflict, LedgerPort, Move, MoveResult } from "./ledger-port";
-import { unsafeNoRowCatchUp } from "./ledger-test-switches";
+import { unsafeNoRowCatchUp, unsafeRowsLastWriterWins } from "./ledger-test-switches";
+import { type MoveTarget, moveItems, rowPut } from "./move-items";
+import { isStateFact, mergeFacts, type StateFact } from "./state-facts";
+
+/** A row as read: with its facts folded in, and the state its own item stores (what a compare-and-set compares). */
+interface ReadRow {
+  row: PaymentRow;
+  stored: PaymentState;
+}
+
+// A caller's row may be one a read moved forward to its facts; then the compare-and-set fails once on the stored state
+// and the move goes on from a fresh read.
+const asRead = (row: PaymentRow): ReadRow => ({ row: rowFields(row), stored: row.state });
+
+/** The events of the states a row catching up with its facts passes: the charge's, the refund's, or both. */
+function crossed(stored: PaymentState, to: PaymentState): Array<"SUCCEEDED" | "REFUNDED"> {
+  const charge = CHARGE_OPEN_STATES.includes(stored) && (to === "SUCCEEDED" || to === "REFUNDED");
+  return [...(charge ? ["SUCCEEDED" as const] : []), ...(to === "REFUNDED" ? ["REFUNDED" as const] : [])];
+}
 
 /** The ledger on one DynamoDB table (pk/sk, stream NEW_AND_OLD_IMAGES, sparse index gsi1). */
 export class DynamoLedger implements LedgerPort {
@@ -77,10 +95,7 @@ export class DynamoLedger implements LedgerPort {
   }
 
   async getPayment(paymentId: string): Promise<PaymentRow | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: paymentKey(paymentId), ConsistentRead: true }),
-    );
-    return out.Item ? rowFields(out.Item as PaymentRow) : undefined;
+    return (await this.read(paymentId, !unsafeRowsLastWriterWins()))?.row;
   }
 
   async getLocator(caller: string, key: string): Promise<LocatorRow | undefined> {
@@ -94,16 +109,17 @@ export class DynamoLedger implements LedgerPort {
   // deadline while the PSP's answer arrives): then the move is tried again from the row as it is now,
   // for as long as the state machine still allows it, so that a definite answer is never dropped.
   async move(m: Move): Promise<MoveResult> {
-    let current = m.expected ? rowFields(m.expected) : await this.getPayment(m.paymentId);
-    let effects = true;
+    const folds = !unsafeRowsLastWriterWins();
+    let read = m.expected ? asRead(m.expected) : await this.read(m.paymentId, folds);
+    const present = new Set<string>();
     for (let attempt = 0; attempt < 3; attempt++) {
-      if (!current) return { moved: false };
+      if (!read) return { moved: false };
+      const { row: current, stored } = read;
       if (!mayMove(current.state, m.to, m.from)) return { moved: false, row: current };
       const next: PaymentRow = { ...current, ...m.set, state: m.to, updated_at: m.now };
+      const planned = moveItems(this.target, stored, current.state, next, m, present);
       try {
-        await this.db.send(
-          new TransactWriteCommand({ TransactItems: this.moveItems(current.state, next, m, effects) }),
-        );
+        await this.db.send(new TransactWriteCommand({ TransactItems: planned.items }));
         return { moved: true, row: next };
       } catch (err) {
         if (!isConditionFailure(err)) throw err;
@@ -111,16 +127,38 @@ export class DynamoLedger implements LedgerPort {
         if (m.inboxEventId !== undefined && codes[codes.length - 1] === "ConditionalCheckFailed") {
           return { moved: false, row: await this.getPayment(m.paymentId), duplicate: true };
         }
-        // The row allowed the move, but its journal entry is there already: the same move ran in the other
-        // Region, whose row write lost to a later one (last writer wins per item, and a transaction is atomic
-        // only in its own Region: seed Part 9). The entry, keyed by the payment, proves it; the row catches up
-        // alone, or the payment would stay open for ever (found by the fault checker's two-Region schedules).
-        if (effects && codes[0] === "None" && codes[1] === "ConditionalCheckFailed" && !unsafeNoRowCatchUp())
-          effects = false;
-        current = await this.getPayment(m.paymentId);
+        // The row allowed the move, but a fact it would write is there already: the same move ran in the other
+        // Region, whose row write lost to a later one (last writer wins per item, and a transaction is atomic only in
+        // its own Region: seed Part 9). The fact, keyed by the payment, proves it; the row catches up without it, or
+        // the payment would stay open for ever (found by the fault checker's two-Region schedules).
+        if (codes[0] === "None" && !unsafeNoRowCatchUp())
+          codes.forEach((code, i) => {
+            const sk = planned.factAt[i];
+            if (code === "ConditionalCheckFailed" && sk) present.add(sk);
+          });
+        read = await this.read(m.paymentId, folds);
       }
     }
-    return { moved: false, row: current };
+    return { moved: false, row: read?.row };
+  }
+
+  async catchUp(paymentId: string, now: number): Promise<MoveResult> {
+    const folds = !unsafeRowsLastWriterWins();
+    const read = await this.read(paymentId, folds);
+    if (!read || read.row.state === read.stored) return { moved: false, row: read?.row };
+    const next: PaymentRow = { ...read.row, updated_at: now };
+    const items = [rowPut(this.table, next, read.stored, now)];
+    // The events of the states crossed, again under their derived ids: a copy is harmless, and the facts' own may
+    // have been relayed by the other Region or be waiting for this one's sweep.
+    for (const state of crossed(read.stored, next.state))
+      items.push({ Put: outboxAgain(this.table, next, now, state, this.origin) });
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+      return { moved: true, row: next };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return { moved: false, row: (await this.read(paymentId, folds))?.row };
+    }
   }
 
   async touchSweep(paymentId: string, state: PaymentState, now: number, retryAt = now): Promise<void> {
@@ -202,43 +240,26 @@ export class DynamoLedger implements LedgerPort {
     return ((out.Items ?? []) as PaymentRow[]).map(rowFields);
   }
 
-  // The row is rewritten whole on the condition that its state is still the one we read: a
-  // compare-and-set that also writes the sparse index fields from the target state, so that a row read
-  // back with its old entry leaves the index when it settles (an anomaly stays listed for a person).
-  private moveItems(from: PaymentState, next: PaymentRow, m: Move, effects = true) {
-    const index = isSwept(next.state)
-      ? sweepIndexKey(next.state, m.now)
-      : next.anomaly
-        ? { gsi1pk: ANOMALY_INDEX_PK, gsi1sk: padTime(next.anomaly.at) }
-        : {};
-    const item = { ...paymentKey(next.payment_id), ...next, ...index };
-    const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]> = [
-      {
-        Put: {
-          TableName: this.table,
-          Item: item,
-          ConditionExpression: "#state = :from",
-          ExpressionAttributeNames: { "#state": "state" },
-          ExpressionAttributeValues: { ":from": from },
-        },
-      },
-    ];
-    // The charge's journal and event are written once, when the charge settles, not when a refused refund
-    // returns the payment to SUCCEEDED.
-    const settles = next.state === "SUCCEEDED" && CHARGE_OPEN_STATES.includes(from);
-    if (!effects && (settles || next.state === "REFUNDED"))
-      items.push({
-        Put: outboxAgain(this.table, next, m.now, next.state as "SUCCEEDED" | "REFUNDED", this.origin),
-      });
-    else if (settles)
-      items.push(...journalAndOutbox(this.table, next, m.now, this.origin).map((Put) => ({ Put })));
-    else if (next.state === "REFUNDED")
-      items.push(...refundJournalAndOutbox(this.table, next, m.now, this.origin).map((Put) => ({ Put })));
-    if (m.inboxEventId) {
-      const inbox = { ...webhookInboxKey(m.inboxEventId), payment_id: next.payment_id, at: m.now };
-      items.push({ Put: this.putIfAbsent(inbox) });
-    }
-    return items;
+  /** The row as stored, and as its state facts beside it (same partition) make it, in one strongly consistent read. */
+  private async read(paymentId: string, folds: boolean): Promise<ReadRow | undefined> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": paymentKey(paymentId).pk },
+        ConsistentRead: true,
+      }),
+    );
+    const items = (out.Items ?? []) as Array<Record<string, unknown>>;
+    const item = items.find((i) => i.sk === paymentKey(paymentId).sk);
+    if (!item) return undefined;
+    const row = rowFields(item as unknown as PaymentRow);
+    const facts = folds ? (items.filter((i) => isStateFact(i.sk)) as unknown as StateFact[]) : [];
+    return { row: mergeFacts(row, facts), stored: row.state };
+  }
+
+  private get target(): MoveTarget {
+    return { table: this.table, origin: this.origin };
   }
 
   private putIfAbsent(item: Record<string, unknown>) {

@@ -38,9 +38,8 @@ export function journalAndOutbox(
     ["psp_clearing", "debit"],
     [`merchant_payable:${row.merchant_id}`, "credit"],
   ] as const;
-  return [
-    journalEntry(table, row, now, CHARGE_JOURNAL_SK, legs, outboxFields(row, now, "SUCCEEDED", origin)),
-  ];
+  const outbox = outboxFields(row, now, "SUCCEEDED", origin);
+  return [journalEntry(table, row, now, CHARGE_JOURNAL_SK, legs, { ...outbox, psp_charge: row.psp_charge })];
 }
 
 /**
@@ -58,7 +57,9 @@ export function refundJournalAndOutbox(
     [`merchant_payable:${row.merchant_id}`, "debit"],
     ["psp_clearing", "credit"],
   ] as const;
-  return [journalEntry(table, row, now, REFUND_JOURNAL_SK, legs, outboxFields(row, now, "REFUNDED", origin))];
+  const outbox = outboxFields(row, now, "REFUNDED", origin);
+  const fact = row.psp_refund ? { psp_refund: row.psp_refund } : {};
+  return [journalEntry(table, row, now, REFUND_JOURNAL_SK, legs, { ...outbox, ...fact })];
 }
 
 // One item per balanced entry, its legs inside it, and the entry is the outbox item too: a transaction bills each
@@ -66,19 +67,21 @@ export function refundJournalAndOutbox(
 // units fewer per settle than an item per leg and an outbox item beside them, eight with a replica). The entry is
 // written once and never changed, so its event cannot be lost to a later write of the row under last-writer-wins;
 // the relay takes the event off it by removing its outbox index entry (`outbox-store.ts`), never the entry itself.
+// Being written once and final, the entry is also the state fact a read of the row folds in (`state-facts.ts`), so it
+// carries what the state needs: the charge's id, and the refund's when known.
 function journalEntry(
   table: string,
   row: PaymentRow,
   now: number,
   sk: string,
   legs: ReadonlyArray<readonly [string, JournalLeg["side"]]>,
-  outbox: Record<string, unknown>,
+  fields: Record<string, unknown>,
 ) {
   const { pk } = paymentKey(row.payment_id);
   const entry: JournalLeg[] = legs.map(([account, side]) => ({ account, side, amount: row.amount }));
   return {
     TableName: table,
-    Item: { ...outbox, pk, sk, legs: entry, currency: row.currency, at: now },
+    Item: { ...fields, pk, sk, legs: entry, currency: row.currency, at: now },
     ConditionExpression: "attribute_not_exists(pk)",
   };
 }

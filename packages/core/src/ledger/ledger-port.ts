@@ -41,10 +41,16 @@ export interface LedgerPort {
     now: number,
     epoch?: number,
   ): Promise<{ inserted: true } | ({ inserted: false } & GuardConflict)>;
+  /** The payment as its row and the state facts beside it say: the furthest state either holds (`state-facts.ts`). */
   getPayment(paymentId: string): Promise<PaymentRow | undefined>;
   getLocator(caller: string, key: string): Promise<LocatorRow | undefined>;
-  /** Moves a payment by compare-and-set; the move to SUCCEEDED also writes the journal and the outbox item. */
+  /**
+   * Moves a payment by compare-and-set on the state its row stores, from the state it reads with its facts; the
+   * move also puts the facts it proves (the journal entries with their outbox events, a decline's fact).
+   */
   move(m: Move): Promise<MoveResult>;
+  /** Writes a row that is behind its state facts forward to them, alone; answers the row as it reads now. */
+  catchUp(paymentId: string, now: number): Promise<MoveResult>;
   /**
    * Sends an unsettled row to the back of the sweep index, so that rows behind it get their turn; with a
    * later `retryAt` it also counts a lookup that found nothing and keeps the row out of passes until then.

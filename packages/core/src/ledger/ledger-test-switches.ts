@@ -3,3 +3,11 @@
  * row stays UNKNOWN after a forced failover). Read on every call, never set in AWS, named UNSAFE on purpose.
  */
 export const unsafeNoRowCatchUp = (): boolean => process.env.EO_TEST_UNSAFE_NO_ROW_CATCH_UP === "1";
+
+/**
+ * Test-only: EO_TEST_UNSAFE_ROWS_LAST_WRITER_WINS=1 reads, compares-and-sets and catches up a payment row alone,
+ * without the state facts beside it, as before the fault checker found a refund lost to an older state: the other
+ * Region's later write of an earlier state (SUCCEEDED) wins over a REFUNDED whose journal entry is here.
+ */
+export const unsafeRowsLastWriterWins = (): boolean =>
+  process.env.EO_TEST_UNSAFE_ROWS_LAST_WRITER_WINS === "1";

@@ -1,4 +1,6 @@
 import { REFUND_JOURNAL_SK } from "../ledger/journal-and-outbox";
+import type { MoveResult } from "../ledger/ledger-port";
+import { unsafeRowsLastWriterWins } from "../ledger/ledger-test-switches";
 import type { ActiveRegion } from "../region/active-region";
 import type { PaymentDeps } from "./payment-deps";
 import { mayMove } from "./payment-state";
@@ -20,13 +22,14 @@ export function refundsJournalled(records: readonly LedgerStreamRecord[]): strin
 }
 
 /**
- * Moves to REFUNDED each payment whose refund journal entry is here while its row is not; returns how many moved.
+ * Catches up each payment whose refund journal entry arrived here while its row is behind it (`ledger.catchUp`);
+ * returns how many rows moved.
  *
  * Last writer wins per item and a transaction is atomic only in its own Region (seed Part 9): a refund the failed
- * Region applied within the lag reaches this one as journal entries, while its row write loses to a later write of
- * the same row here (the standby settling the charge again). Nothing else would ever tell this Region, since the PSP
- * delivered its webhook to the other one; the journal entry, keyed by the payment, proves the refund, and the move
- * catches the row up with the event's derived id (found by the fault checker's two-Region schedules).
+ * Region applied within the lag reaches this one as its journal entry, while its row write loses to a later write of
+ * the same row here (the standby settling the charge again). Every read folds the entry in already; the row itself
+ * is written forward too, so that the sweep index and the tables read raw agree (found by the fault checker's
+ * two-Region schedules).
  */
 export async function catchUpRefunds(
   deps: PaymentDeps,
@@ -35,17 +38,20 @@ export async function catchUpRefunds(
 ): Promise<number> {
   if (paymentIds.length === 0 || unsafeNoRefundCatchUp() || !(await region.isActive())) return 0;
   let moved = 0;
+  // In the Region that wrote the entry the row is REFUNDED already: one read, and nothing to do.
   for (const paymentId of paymentIds) {
-    // In the Region that wrote the entry the row is REFUNDED already: one read, and nothing to do.
-    const row = await deps.ledger.getPayment(paymentId);
-    if (!row || !mayMove(row.state, "REFUNDED")) continue;
-    const result = await deps.ledger.move({
-      paymentId,
-      to: "REFUNDED",
-      now: deps.clock.now(),
-      expected: row,
-    });
+    const result = unsafeRowsLastWriterWins()
+      ? await moveAsBefore(deps, paymentId)
+      : await deps.ledger.catchUp(paymentId, deps.clock.now());
     if (result.moved) moved += 1;
   }
   return moved;
+}
+
+// The counterfactual's catch-up, as before the rows merged forward: a row that allows the move to REFUNDED moves
+// (alone, since its journal entry is there), and one still PENDING or UNKNOWN stays behind.
+async function moveAsBefore(deps: PaymentDeps, paymentId: string): Promise<MoveResult> {
+  const row = await deps.ledger.getPayment(paymentId);
+  if (!row || !mayMove(row.state, "REFUNDED")) return { moved: false, row };
+  return deps.ledger.move({ paymentId, to: "REFUNDED", now: deps.clock.now(), expected: row });
 }

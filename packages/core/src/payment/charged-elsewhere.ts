@@ -33,6 +33,7 @@ export async function chargeAtPsp(deps: PaymentDeps, paymentId: string): Promise
     (t) => deps.psp.findCharge(paymentId, t, "live"),
   );
   if (reply.kind === "not-found") return undefined;
+  // A charge refunded since still went through: the app must not pay again with a new key (resolve has no REFUNDED).
   if (reply.kind === "done") return { state: "SUCCEEDED", psp_charge: reply.id };
   if (reply.kind === "declined")
     return { state: "FAILED", decline_code: reply.declineCode, psp_charge: reply.id };

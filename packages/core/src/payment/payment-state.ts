@@ -11,8 +11,10 @@ export type PaymentState =
   | "REFUNDED";
 
 const ALLOWED: Record<PaymentState, readonly PaymentState[]> = {
-  PENDING: ["SUCCEEDED", "FAILED", "UNKNOWN"],
-  UNKNOWN: ["SUCCEEDED", "FAILED"],
+  // Straight to REFUNDED: a lookup by our reference found the charge refunded already (a row inherited across a
+  // failover, whose refund the failed Region made); the move journals the sale and its refund together.
+  PENDING: ["SUCCEEDED", "FAILED", "UNKNOWN", "REFUNDED"],
+  UNKNOWN: ["SUCCEEDED", "FAILED", "REFUNDED"],
   // SUCCEEDED -> REFUNDED: a refund made at the PSP directly (its webhook, or charge_already_refunded).
   SUCCEEDED: ["REFUND_PENDING", "REFUNDED"],
   FAILED: [],
@@ -40,11 +42,13 @@ export const CHARGE_OPEN_STATES: readonly PaymentState[] = ["PENDING", "UNKNOWN"
 
 /**
  * Whether a move may happen now. Leaving a refund attempt back to SUCCEEDED must be named by the caller
- * (`from`), so that a late or repeated charge.succeeded can never undo a refund in flight.
+ * (`from`), so that a late or repeated charge.succeeded can never undo a refund in flight; so must settling an open
+ * charge straight into REFUNDED, which only a lookup that saw the refund at the PSP does.
  */
 export function mayMove(current: PaymentState, to: PaymentState, from?: readonly PaymentState[]): boolean {
   if (!canMove(current, to)) return false;
   if (from) return from.includes(current);
+  if (to === "REFUNDED" && CHARGE_OPEN_STATES.includes(current)) return false;
   if (unsafeAnyMoveToSucceeded()) return true;
   return !(to === "SUCCEEDED" && REFUND_STATES.includes(current));
 }

@@ -1,6 +1,8 @@
 import type { PaymentRow } from "../ledger/ledger-items";
+import type { Move } from "../ledger/ledger-port";
 import type { PspReply } from "../psp/psp-port";
 import type { PaymentDeps } from "./payment-deps";
+import { sourcesOf } from "./payment-state";
 
 /**
  * Applies the PSP's answer to a charge as an allowed move by compare-and-set. An unknown outcome
@@ -22,7 +24,7 @@ export async function settleCharge(
   }
   const move =
     reply.kind === "done"
-      ? deps.ledger.move({ paymentId, to: "SUCCEEDED", set: { psp_charge: reply.id }, now, expected })
+      ? deps.ledger.move({ paymentId, ...chargeDone(reply), now, expected })
       : reply.kind === "declined"
         ? deps.ledger.move({
             paymentId,
@@ -36,4 +38,13 @@ export async function settleCharge(
   const row = result.row ?? (await deps.ledger.getPayment(paymentId));
   if (!row) throw new Error(`payment ${paymentId} vanished from the ledger`);
   return row;
+}
+
+// A lookup that finds the charge refunded settles the payment to REFUNDED in one move, the sale and its refund
+// journalled together (and the merchant credited and debited once each by their events): settling it SUCCEEDED
+// would tell the buyer and the merchant a payment the PSP has given back, and no refund webhook may ever come here,
+// since the PSP delivered it to the Region that made the refund (found by the fault checker's two-Region schedules).
+function chargeDone(reply: PspReply & { kind: "done" }): Pick<Move, "to" | "set" | "from"> {
+  if (!reply.refunded) return { to: "SUCCEEDED", set: { psp_charge: reply.id } };
+  return { to: "REFUNDED", set: { psp_charge: reply.id }, from: sourcesOf("REFUNDED") };
 }

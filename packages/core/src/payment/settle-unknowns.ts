@@ -78,8 +78,9 @@ export async function settleUnknowns(deps: PaymentDeps, pass: ResolverPass = {})
   }));
   const report: ResolverReport = { examined: 0, settled: [], unresolved: [], anomalies, rateLimited: false };
   for (const listed of await listUnsettled(deps, limit)) {
-    // The index is read once; another resolver may have settled the row since.
-    const row = await deps.ledger.getPayment(listed.payment_id);
+    // The index is read once; another resolver may have settled the row since, or a fact of a further state may
+    // have replicated here beside it: the row then catches up, or it would stay listed for ever.
+    const row = (await deps.ledger.catchUp(listed.payment_id, deps.clock.now())).row;
     if (row?.state !== listed.state) continue;
     if (stillActive && !(await stillActive()) && !unsafeNoResolverRecheck())
       return { ...report, stoppedPassive: true };

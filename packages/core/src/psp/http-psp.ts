@@ -4,7 +4,7 @@ import { classifyCharge, classifyRefund, retryAfterMsOf } from "./psp-replies";
 type PspUnknown = { kind: "unknown"; reason: string };
 type PspNotRun = Extract<PspReply, { kind: "rate-limited" }>;
 type HttpAnswer = { kind: "http"; status: number; body: unknown; replayed: boolean; retryAfterMs: number };
-type Listed = { id: string; status?: string; decline_code?: string };
+type Listed = { id: string; status?: string; decline_code?: string; refunded?: boolean };
 
 /** The most pages one lookup reads; a reference names one payment, so more means something is wrong. */
 const MAX_PAGES = 20;
@@ -40,7 +40,8 @@ export class HttpPsp implements PspPort {
     const listed = await this.listAll(path, timeoutMs, origin);
     if (!Array.isArray(listed)) return listed;
     const ok = listed.find((c) => c.status === "succeeded");
-    if (ok) return { kind: "done", id: ok.id };
+    // A refund made since (by the other Region before it failed, or at the PSP directly) shows on the charge.
+    if (ok) return { kind: "done", id: ok.id, ...(ok.refunded === true ? { refunded: true as const } : {}) };
     const failed = listed[0];
     if (failed)
       return { kind: "declined", declineCode: failed.decline_code ?? "card_declined", id: failed.id };

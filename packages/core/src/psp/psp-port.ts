@@ -1,6 +1,7 @@
 /** The PSP's answer to a charge or refund, as the domain needs it. */
 export type PspReply =
-  | { kind: "done"; id: string }
+  /** Done; a lookup of a charge also says whether it has been refunded since (a replayed POST cannot). */
+  | { kind: "done"; id: string; refunded?: true }
   | { kind: "declined"; declineCode: string; id?: string }
   /** A saved error for this key: the PSP will answer it again for as long as it keeps the key. */
   | { kind: "saved-error"; status: number }

@@ -10,6 +10,7 @@ const WRITES = [
   "insertPending",
   "insertVoid",
   "move",
+  "catchUp",
   "touchSweep",
   "recordAnomaly",
   "rememberWebhookEvent",
