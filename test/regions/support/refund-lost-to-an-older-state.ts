@@ -1,7 +1,10 @@
 import type { LocalStack } from "../../../packages/local/src/stack/start-stack";
 import type { Answer, ChaosApi } from "../../../scripts/lib/chaos/chaos-api";
 import { History } from "../../../scripts/lib/chaos/history";
-import { failActiveRegion, recoverRegions } from "../../../scripts/lib/chaos/region-nemesis";
+import {
+  failActiveRegion,
+  bringBackRegions as recoverRegions,
+} from "../../../scripts/lib/chaos/region-nemesis";
 import { CHAOS_TIMING } from "../../../scripts/lib/chaos/run-schedule";
 import { tablesOf } from "../../support/ledger-reads";
 import { payWithSlot } from "../../support/pay-with-slot";
