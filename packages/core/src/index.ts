@@ -79,6 +79,7 @@ export * from "./region/act-window";
 export * from "./region/active-region";
 export * from "./region/dynamo-region-control";
 export * from "./region/fenced-ledger";
+export * from "./region/hand-over-dead-letters";
 export * from "./region/hand-over-event";
 export * from "./region/region-control";
 export * from "./region/region-wiring";

@@ -1,7 +1,7 @@
 import { advanceWhenPspIdle } from "./advance-when-psp-idle";
 import type { ChaosApi } from "./chaos-api";
 import { readDepths } from "./observe";
-import type { RegionsView } from "./resources";
+import { type ChaosResources, type RegionsView, runningRoles } from "./resources";
 
 /** How the stack looked on the last pass of the quiesce. */
 export interface QuietReport {
@@ -30,7 +30,7 @@ export async function quiesce(api: ChaosApi, withinMs = QUIET_WITHIN_MS): Promis
   while (Date.now() - started < withinMs) {
     passes += 1;
     await api.local("POST", "/run/resolver");
-    await api.local("POST", "/run/sweeps");
+    await sweepsEverywhere(api);
     quietPasses = (await isQuiet(api)) ? quietPasses + 1 : 0;
     // Quiet twice, a little apart: a worker that just took the last message has had its time to finish it.
     if (quietPasses >= 2) return { quiet: true, passes, ms: Date.now() - started };
@@ -39,6 +39,19 @@ export async function quiesce(api: ChaosApi, withinMs = QUIET_WITHIN_MS): Promis
     if (passes % 8 === 0) await advanceWhenPspIdle(api, 700);
   }
   return { quiet: false, passes, ms: Date.now() - started };
+}
+
+/**
+ * The sweeps cron runs in both Regions, as the stacks schedule it: the active one re-sends its outbox, a passive one
+ * hands what its events DLQ holds (a partition's refusals) over to the active Region.
+ */
+async function sweepsEverywhere(api: ChaosApi): Promise<void> {
+  const res = await api.local<ChaosResources>("GET", "/resources");
+  for (const role of runningRoles(res)) {
+    const url = res.regions[role].api;
+    if (url)
+      await fetch(`${new URL(url).origin}/_local/run/sweeps`, { method: "POST" }).then((r) => r.text());
+  }
 }
 
 async function isQuiet(api: ChaosApi): Promise<boolean> {

@@ -2,7 +2,10 @@ import {
   type ClaimSweepReport,
   claimDocumentClient,
   clock,
+  type DeadLetterHandOver,
+  handOverDeadLetters,
   loadConfig,
+  peerEventsPublisher,
   regionGate,
   relayDeps,
   type SweepReport,
@@ -13,7 +16,9 @@ import {
 import { AsyncMetric, countMetric } from "../async/async-metrics";
 import { logger, metrics } from "../shared/observability";
 
-type SweepsResult = { outbox: SweepReport; claims?: ClaimSweepReport } | { passive: true };
+type SweepsResult =
+  | { outbox: SweepReport; claims?: ClaimSweepReport }
+  | ({ passive: true } & Partial<DeadLetterHandOver>);
 
 /**
  * The scheduled sweeps: re-sends outbox items the relay left behind (a lost or trimmed stream), with their ids,
@@ -21,7 +26,19 @@ type SweepsResult = { outbox: SweepReport; claims?: ClaimSweepReport } | { passi
  * with `{"outbox_older_than_s": 0}` after a promotion, to re-send the failed Region's leftovers at once.
  */
 export async function handler(event?: { outbox_older_than_s?: unknown }): Promise<SweepsResult> {
-  if (!(await regionGate().isActive())) return { passive: true };
+  const gate = regionGate();
+  if (!(await gate.isActive())) {
+    // A passive Region sweeps nothing of its own, but hands what its events DLQ holds to the active Region.
+    const dlq = await handOverDeadLetters(
+      gate,
+      loadConfig().regionRole,
+      process.env.EVENTS_DLQ_URL,
+      peerEventsPublisher(),
+    );
+    if (dlq.handed_over + dlq.kept > 0)
+      logger.warn("a passive Region handed its dead letters over", { ...dlq });
+    return { passive: true, ...(dlq.handed_over + dlq.kept > 0 ? dlq : {}) };
+  }
   const outbox = await sweepOutbox(relayDeps(), sweepSettings(process.env, event?.outbox_older_than_s));
   countMetric(AsyncMetric.OutboxItemsSwept, outbox.resent);
   if (outbox.examined > 0) logger.warn("the sweep found outbox items the relay left behind", { ...outbox });
