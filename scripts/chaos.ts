@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { ChaosApi } from "./lib/chaos/chaos-api";
 import { type ChaosSettings, chaosSettings, switchesOf, USAGE, UsageError } from "./lib/chaos/chaos-settings";
+import { chaosEnv } from "./lib/chaos/chaos-stack";
 import type { RunRecord } from "./lib/chaos/history";
 import { type ChaosSummary, longRun, startChaosStack, writeRecord } from "./lib/chaos/long-run";
 import { runOne } from "./lib/chaos/run-one";
@@ -14,6 +15,8 @@ import { describeSchedule, needsTwoRegions } from "./lib/chaos/schedule";
 import { shrinkViolation } from "./lib/chaos/shrink";
 
 const log = (line: string) => console.log(line);
+// The nemesis runs the failover from this process: its act window must be the stacks' (chaosEnv), not the 8 s default.
+process.env.FAILOVER_ACT_WINDOW_MS ??= chaosEnv().FAILOVER_ACT_WINDOW_MS;
 
 function printSummary(s: ChaosSummary): void {
   log(
