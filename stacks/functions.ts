@@ -72,6 +72,8 @@ function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<stri
     CONSUMER_TABLE: tables.consumer.name,
     TOTALS_TABLE: tables.totals.name,
     EVENTS_QUEUE_URL: queues.events.url,
+    // This Region's events DLQ: what a passive Region's sweeps hand over to the other Region's events queue.
+    EVENTS_DLQ_URL: queues.eventsDlq.url,
     // The other Region's events queue: where a passive Region's worker hands over the events it receives.
     PEER_EVENTS_QUEUE_URL: peerQueues.events.url,
     CLAIM_MODE: config.claimMode,
@@ -147,7 +149,7 @@ function linksFor(access: Access, links: Linkables): unknown[] {
 
 /**
  * Permissions that are not a link: the trigger's own plumbing (queue, stream), the hand-over to the other Region's
- * events queue, and SNS mobile push.
+ * events queue, draining this Region's events DLQ, and SNS mobile push.
  */
 function permissionsFor(spec: HandlerSpec, ctx: RegionContext): sst.aws.FunctionArgs["permissions"] {
   const { access } = spec;
@@ -171,6 +173,18 @@ function permissionsFor(spec: HandlerSpec, ctx: RegionContext): sst.aws.Function
   if (access.peerEventsQueue === "send") {
     // SendMessage only: the runtime has the peer queue's URL and never reads or receives from it.
     out.push({ actions: ["sqs:SendMessage"], resources: [ctx.peerQueues.events.arn] });
+  }
+  if (access.eventsDlq === "drain") {
+    // This Region's DLQ only: receive each message, keep it invisible while handing it over, delete it once sent.
+    out.push({
+      actions: [
+        "sqs:ChangeMessageVisibility",
+        "sqs:DeleteMessage",
+        "sqs:GetQueueAttributes",
+        "sqs:ReceiveMessage",
+      ],
+      resources: [ctx.queues.eventsDlq.arn],
+    });
   }
   if (access.readLedgerStream) {
     const stream = ctx.tables.ledger.streamArn;

@@ -49,10 +49,15 @@ export interface Access {
   /** Receive from the events FIFO queue (the worker, through its subscription). */
   consumeEvents?: boolean;
   /**
-   * Send to the other Region's events FIFO queue (the worker only): a passive Region hands each event it receives
-   * over to the active Region instead of applying it.
+   * Send to the other Region's events FIFO queue (the worker and the sweeps): a passive Region hands each event it
+   * receives, and each event its events DLQ holds, over to the active Region instead of applying it.
    */
   peerEventsQueue?: "send";
+  /**
+   * Drain this Region's events DLQ (the sweeps only): receive, delete and extend the visibility of its messages, to
+   * hand them over to the other Region's events queue.
+   */
+  eventsDlq?: "drain";
   /** Read the ledger table's stream and report failed batches to the relay-failures queue. */
   readLedgerStream?: boolean;
   /** SNS mobile push: create device endpoints, or create them and publish to them. */
@@ -173,11 +178,18 @@ export const handlers: readonly HandlerSpec[] = [
     timeoutSeconds: 55,
   },
   {
-    // Re-sends outbox rows the relay left behind, and (MRSC mode, no TTL) deletes expired claims.
+    // Re-sends outbox rows the relay left behind, (MRSC mode, no TTL) deletes expired claims, and in a passive
+    // Region hands what its events DLQ holds over to the active Region's events queue.
     id: "Sweeps",
     handler: "packages/functions/src/cron/sweeps.handler",
     trigger: { kind: "schedule", rate: "5 minutes" },
-    access: { claims: "write", ledger: "write", sendEvents: true },
+    access: {
+      claims: "write",
+      ledger: "write",
+      sendEvents: true,
+      peerEventsQueue: "send",
+      eventsDlq: "drain",
+    },
     timeoutSeconds: 120,
   },
   {

@@ -23,7 +23,7 @@ import {
   View,
   workerSubscription,
 } from "./support/invariants";
-import { peerQueue } from "./support/peer-queue-invariant";
+import { eventsDlqDrain, peerQueue } from "./support/peer-queue-invariant";
 import { ensurePlatform, INSTALL_TIMEOUT_MS } from "./support/platform";
 import { pspSecrets } from "./support/psp-secrets-invariant";
 import { nightlyReconcile } from "./support/reconcile-invariant";
@@ -722,6 +722,66 @@ const mutations: Mutation[] = [
     },
     expectViolation:
       /standby: the worker may (sqs:ReceiveMessage on the primary events queue|sqs:SendMessage on arn:aws:sqs:eu-west-1:\S+EventsDlq)/,
+  },
+  {
+    what: "the sweeps that may not send to the peer's events queue (a passive Region's DLQ stays stranded)",
+    invariant: peerQueue,
+    on: MRSC,
+    breakIt: (c) => {
+      const { inline, doc } = statements(c, "StandbySweeps");
+      const arn = queue(c, "PrimaryEvents").state.arn as string;
+      doc.Statement = doc.Statement.filter((st) => !JSON.stringify(st.Resource).includes(arn));
+      inline.policy = JSON.stringify(doc);
+    },
+    expectViolation: /standby: the sweeps may not sqs:SendMessage on the primary events queue/,
+  },
+  {
+    what: "the worker allowed to receive from and delete on its Region's events DLQ",
+    invariant: eventsDlqDrain,
+    on: HOME,
+    breakIt: (c) => {
+      addStatement(c, "StandbyNotifyWorker", {
+        Effect: "Allow",
+        Action: ["sqs:ReceiveMessage", "sqs:DeleteMessage"],
+        Resource: [queue(c, "StandbyEventsDlq").state.arn as string],
+      });
+    },
+    expectViolation: /standby: NotifyWorker may sqs:(ReceiveMessage|DeleteMessage) on its events DLQ/,
+  },
+  {
+    what: "the primary's sweeps allowed to drain the standby's events DLQ",
+    invariant: eventsDlqDrain,
+    on: SINGLE,
+    breakIt: (c) => {
+      addStatement(c, "PrimarySweeps", {
+        Effect: "Allow",
+        Action: ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:ChangeMessageVisibility"],
+        Resource: [queue(c, "StandbyEventsDlq").state.arn as string],
+      });
+    },
+    expectViolation: /primary: Sweeps may sqs:ReceiveMessage on the standby events DLQ/,
+  },
+  {
+    what: "the sweeps that may not delete from their events DLQ (each sweep would hand the same events over again)",
+    invariant: eventsDlqDrain,
+    on: MRSC,
+    breakIt: (c) => {
+      const { inline, doc } = statements(c, "PrimarySweeps");
+      const arn = queue(c, "PrimaryEventsDlq").state.arn as string;
+      doc.Statement = doc.Statement.filter((st) => !JSON.stringify(st.Resource).includes(arn));
+      inline.policy = JSON.stringify(doc);
+    },
+    expectViolation: /primary: the sweeps may not sqs:DeleteMessage on its events DLQ/,
+  },
+  {
+    what: "a standby function told the primary's events DLQ",
+    invariant: eventsDlqDrain,
+    on: HOME,
+    breakIt: (c) => {
+      envOf(c, "StandbySweeps").EVENTS_DLQ_URL = queue(c, "PrimaryEventsDlq").state.url as string;
+    },
+    expectViolation:
+      /standby: StandbySweepsFunction has EVENTS_DLQ_URL=\S+ \(the primary Region's DLQ\), expected its events DLQ/,
   },
 ];
 

@@ -9,7 +9,7 @@ import { controlAuthority } from "./control-invariant";
 import { dnsRecords } from "./dns-invariant";
 import { allowedResources, isAllowed, type PolicyDocument } from "./iam";
 import { arr, obj, str } from "./json";
-import { peerEventsQueue, peerQueue } from "./peer-queue-invariant";
+import { eventsDlqDrain, peerEventsQueue, peerQueue } from "./peer-queue-invariant";
 import { pspSecrets } from "./psp-secrets-invariant";
 import { nightlyReconcile } from "./reconcile-invariant";
 
@@ -52,6 +52,7 @@ export const CONTRACT = {
     "LEDGER_TABLE",
     "CONSUMER_TABLE",
     "EVENTS_QUEUE_URL",
+    "EVENTS_DLQ_URL",
     "CLAIM_MODE",
     "DEADLINE_MS",
     "KEY_WINDOW_S",
@@ -739,7 +740,7 @@ export const permissions: Invariant = {
     for (const role of ROLES) {
       const region = v.region(role);
       const ownQueue = str(v.queueByUrl(v.regionEnv(role, "EVENTS_QUEUE_URL"))?.state.arn) ?? "(none)";
-      // The other Region's events queue, for a declared hand-over only (peerQueue holds it to the worker alone).
+      // The other Region's events queue, for a declared hand-over only (peerQueue holds it to the worker and the sweeps).
       const peer = str(peerEventsQueue(v, role)?.state.arn);
       for (const h of handlers) {
         const f = v.fn(role, h.id);
@@ -898,6 +899,7 @@ export const invariants: Invariant[] = [
   pspSecrets,
   nightlyReconcile,
   peerQueue,
+  eventsDlqDrain,
   protection,
 ];
 
