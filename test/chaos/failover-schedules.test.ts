@@ -1,7 +1,10 @@
 import { test } from "@fast-check/vitest";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { twoRegionScheduleArbitrary } from "../../scripts/lib/chaos/arbitraries";
+import {
+  failoverOnlyScheduleArbitrary,
+  twoRegionScheduleArbitrary,
+} from "../../scripts/lib/chaos/arbitraries";
 import { ChaosApi } from "../../scripts/lib/chaos/chaos-api";
 import { switchesOf } from "../../scripts/lib/chaos/chaos-settings";
 import { CHAOS_TWO_REGION_OPTIONS, chaosEnv } from "../../scripts/lib/chaos/chaos-stack";
@@ -54,7 +57,7 @@ describe("generated schedules with a Region failing mid-replication and a forced
       let found: Violation[] = [];
       // act
       const result = await fc.check(
-        fc.asyncProperty(twoRegionScheduleArbitrary, async (schedule) => {
+        fc.asyncProperty(failoverOnlyScheduleArbitrary, async (schedule) => {
           found = (await runOne(api, schedule, {}, Object.keys(env))).violations;
           return found.length === 0;
         }),
