@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { CloudWatchClient, GetMetricStatisticsCommand } from "@aws-sdk/client-cloudwatch";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { InvokeCommand, LambdaClient } from "@aws-sdk/client-lambda";
 import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
@@ -87,7 +88,8 @@ export function awsSides(
     const base = { region: t.region, maxAttempts: 2, requestHandler: { requestTimeout: 5_000 } };
     const db = DynamoDBDocumentClient.from(new DynamoDBClient(base));
     const lambda = new LambdaClient({ ...base, requestHandler: { requestTimeout: 120_000 } });
-    return dynamoSide(role, t.region, db, t, {
+    const cloudwatch = new CloudWatchClient(base);
+    const inner = dynamoSide(role, t.region, db, t, {
       health: async () => {
         // A strongly consistent read of the ledger's replica here answers only if the Region's DynamoDB does (the
         // control table may live in another Region: CONTROL_MODE=single-region).
@@ -112,6 +114,28 @@ export function awsSides(
         return JSON.parse(text || "{}") as Record<string, unknown>;
       },
     });
+    return {
+      ...inner,
+      // The metric lives in the sending Region, one series per receiving Region (DynamoDB global tables).
+      recentReplicationLatencyMs: async (receivingRegion) => {
+        const out = await cloudwatch.send(
+          new GetMetricStatisticsCommand({
+            Namespace: "AWS/DynamoDB",
+            MetricName: "ReplicationLatency",
+            Dimensions: [
+              { Name: "TableName", Value: t.ledger },
+              { Name: "ReceivingRegion", Value: receivingRegion },
+            ],
+            StartTime: new Date(Date.now() - 15 * 60_000),
+            EndTime: new Date(),
+            Period: 60,
+            Statistics: ["Maximum"],
+          }),
+        );
+        const maxima = (out.Datapoints ?? []).map((d) => d.Maximum ?? 0);
+        return maxima.length > 0 ? Math.max(...maxima) : undefined;
+      },
+    };
   };
   return { primary: side("primary"), standby: side("standby"), authority: awsAuthority(targets.authority) };
 }

@@ -5,6 +5,8 @@ import type { RegionSide } from "./region-side";
 /** The numbers the pre-checks measured, for the plan, the summary and the JSON report. */
 export interface Numbers {
   lag_ms?: number;
+  /** AWS: the ledger's recent maximum ReplicationLatency to the target (CloudWatch). */
+  replication_latency_max_ms?: number;
   outbox_backlog?: number;
   open_claims?: number;
   unknown_in_old?: number;

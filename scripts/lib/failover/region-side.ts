@@ -16,6 +16,11 @@ export interface RegionSide {
   /** Whether the canary has arrived here by replication. */
   hasCanary(id: string): Promise<boolean>;
   deleteCanary(id: string): Promise<void>;
+  /**
+   * AWS only: the recent maximum of the ledger's `ReplicationLatency` to `receivingRegion` (CloudWatch, the last
+   * 15 minutes), which the drain also waits 10 × out; undefined where there is no such metric (locally).
+   */
+  recentReplicationLatencyMs?(receivingRegion: string): Promise<number | undefined>;
   /** Outbox items not yet relayed (the sparse index's OUTBOX entries). */
   outboxBacklog(): Promise<number>;
   /** Claims still in progress whose lease has not ended. */

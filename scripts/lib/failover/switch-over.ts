@@ -77,7 +77,11 @@ export async function plannedSwitch(
     return { ok: true, detail: `${numbers.lag_ms} ms (canary in the ledger)`, value: numbers.lag_ms };
   });
   if (lag === undefined) return undefined;
-  const waitMs = unsafeNoActWindow() ? 0 : Math.max(d.actWindowMs, 10 * lag, d.drainFloorMs);
+  const cloudwatch = await recentLatency(p, sides[from], sides[to].region);
+  numbers.replication_latency_max_ms = cloudwatch;
+  const waitMs = unsafeNoActWindow()
+    ? 0
+    : Math.max(d.actWindowMs, 10 * Math.max(lag, cloudwatch ?? 0), d.drainFloorMs);
   const next = nextControl(
     obs,
     to,
@@ -91,6 +95,23 @@ export async function plannedSwitch(
     drain(sides[from], sides[to], next, d),
   )) ?? [`${from}'s drain could not be checked`];
   return { control: next, pending };
+}
+
+/** The recent maximum ReplicationLatency (AWS), said as a progress line; undefined where there is none. */
+async function recentLatency(
+  p: Progress,
+  old: RegionSide,
+  receivingRegion: string,
+): Promise<number | undefined> {
+  if (!old.recentReplicationLatencyMs) return undefined;
+  const ms = await old.recentReplicationLatencyMs(receivingRegion).catch((err: Error) => {
+    p.say(
+      `  CloudWatch's ReplicationLatency could not be read (${err.message}): the canary's lag alone sets the wait`,
+    );
+    return undefined;
+  });
+  if (ms !== undefined) p.say(`  ReplicationLatency, the last 15 min's maximum: ${ms} ms (CloudWatch)`);
+  return ms;
 }
 
 /**
