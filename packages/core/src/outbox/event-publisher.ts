@@ -3,8 +3,11 @@ import type { PaymentEvent } from "./payment-event";
 
 /** Where the relay and the sweep send events. */
 export interface EventPublisher {
-  /** Sends one event; the answer is the queue's message id (a repeat inside the dedup window gets the first one's). */
-  publish(event: PaymentEvent): Promise<{ messageId: string }>;
+  /**
+   * Sends one event; the answer is the queue's message id (a repeat inside the dedup window gets the first one's).
+   * The dedup id is the event id unless a sender with its own window names another (the hand-over between Regions).
+   */
+  publish(event: PaymentEvent, dedupId?: string): Promise<{ messageId: string }>;
 }
 
 /**
@@ -19,12 +22,12 @@ export class SqsEventPublisher implements EventPublisher {
     if (!queueUrl) throw new Error("EVENTS_QUEUE_URL is not set: the relay has nowhere to send");
   }
 
-  async publish(event: PaymentEvent): Promise<{ messageId: string }> {
+  async publish(event: PaymentEvent, dedupId: string = event.event_id): Promise<{ messageId: string }> {
     const out = await this.sqs.send(
       new SendMessageCommand({
         QueueUrl: this.queueUrl,
         MessageBody: JSON.stringify(event),
-        MessageDeduplicationId: event.event_id,
+        MessageDeduplicationId: dedupId,
         MessageGroupId: event.merchant_id,
       }),
     );

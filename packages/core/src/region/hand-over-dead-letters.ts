@@ -3,6 +3,7 @@ import type { RegionRole } from "../config/switches";
 import type { EventPublisher } from "../outbox/event-publisher";
 import { parsePaymentEvent } from "../outbox/payment-event";
 import type { ActiveRegion } from "./active-region";
+import { handOverDedupId } from "./hand-over-event";
 
 /** What a passive Region's sweep did with its events DLQ. */
 export interface DeadLetterHandOver {
@@ -43,7 +44,8 @@ export async function handOverDeadLetters(
     if (messages.length === 0) break;
     for (const m of messages) {
       try {
-        await peerQueue.publish(parsePaymentEvent(m.Body ?? ""));
+        const event = parsePaymentEvent(m.Body ?? "");
+        await peerQueue.publish(event, handOverDedupId(event));
       } catch {
         done.kept += 1;
         continue;

@@ -11,6 +11,14 @@ export type Delivery = "apply-here" | "handed-over";
 let peer: EventPublisher | undefined;
 
 /**
+ * The dedup id of a handed-over event: stable (a repeated hand-over is one message), but not the event id, which the
+ * other Region's queue may have seen from its own sweep within the last 5 minutes. SQS would drop the hand-over as a
+ * duplicate although that earlier copy was consumed before it could finish the event's intents, and the passive
+ * Region deletes its copy once the send is accepted: the receipt would be lost (found by the fault checker).
+ */
+export const handOverDedupId = (event: PaymentEvent): string => `${event.event_id}:handover`;
+
+/**
  * EO_TEST_UNSAFE_WORKER_IGNORES_AUTHORITY=1 lets a passive Region's worker apply what reaches its queue, crediting
  * and notifying on its own replica beside the active Region's inbox.
  */
@@ -49,7 +57,7 @@ export async function handOverWhenPassive(
   if (unsafeWorkerIgnoresAuthority() || (await gate.mayDeliver())) return "apply-here";
   const control = await gate.control();
   if (control && control.active !== own && peerQueue) {
-    await peerQueue.publish(event);
+    await peerQueue.publish(event, handOverDedupId(event));
     return "handed-over";
   }
   throw new Refusal(
