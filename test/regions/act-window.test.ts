@@ -8,18 +8,28 @@ import { ApiClient, order42 } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
 import { failBack } from "./support/drills";
 
-// A write is checked against a read of the authority at most 2 s old here (REGION_FENCE_CACHE_MS), so that a
-// request can read "primary active", stall, and still write its durable guard after the failover fenced the primary.
-Object.assign(process.env, { REGION_FENCE_CACHE_MS: "2000", REGION_CONTROL_CACHE_MS: "2000" });
-const ACT_WINDOW_MS = 2_000 + 1_500 + 1_000;
+// A write is checked against a read of the authority at most 4 s old here (REGION_FENCE_CACHE_MS), so that a
+// request can read "primary active", stall 1.5 s, and still write its durable guard after the failover fenced the
+// primary, even on a loaded machine; the act window is that cache, the stall (the longest act here) and the SDK's 1 s.
+Object.assign(process.env, { REGION_FENCE_CACHE_MS: "4000", REGION_CONTROL_CACHE_MS: "4000" });
+const ACT_WINDOW_MS = 4_000 + 1_500 + 1_000;
 
-const stack = useLocalStack({ standby: true, replicationLagMs: 200, resolverEveryMs: 0, sweepsEveryMs: 0 });
+// No relay or worker: in one local process every handler shares the Region's view of the authority, and their reads
+// would refresh it for the stalled request too (a Lambda container serves one invocation at a time).
+const stack = useLocalStack({
+  standby: true,
+  replicationLagMs: 200,
+  resolverEveryMs: 0,
+  sweepsEveryMs: 0,
+  asyncHalf: false,
+});
 const primary = () => new ApiClient(stack().apiUrl);
 const standby = () => new ApiClient(stack().standbyUrl ?? "");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 afterEach(async () => {
   delete process.env.EO_TEST_UNSAFE_NO_ACT_WINDOW;
+  await primary().local("POST", "/replication", { paused: false });
   await failBack(stack());
 }, 90_000);
 
@@ -32,10 +42,16 @@ async function readThenFencedThenWrite() {
   const caller = `aw-${Date.now().toString(36)}`;
   const token = await primary().token(caller);
   const [k, k2] = [`${caller}-k`, `${caller}-k2`];
-  await sleep(2_200); // the standby's earlier reads of the authority have aged out
+  // A cold start of the primary's payment function (a bad body, which writes nothing), so that the request below
+  // reads the authority at once, well before the fence.
+  await primary().pay(token, `${caller}-warm`, { warm: "up" });
+  await sleep(4_200); // the standby's earlier reads of the authority have aged out
+  // Nothing of the primary's reaches the standby meanwhile (else the standby's VOID would reach the primary before
+  // its stalled guard, and the durable guard alone would refuse the late original).
+  await primary().local("POST", "/replication", { paused: true });
   await primary().local("POST", "/faults", { stall_after_claim_ms: 1_500, n: 1 });
   const paying = primary().pay(token, k, order42());
-  await sleep(300);
+  await sleep(500);
   const sides = localSides({
     dynamodb: stack().emulators.endpoints.dynamodb,
     apis: { primary: new URL(stack().apiUrl).origin, standby: new URL(stack().standbyUrl ?? "").origin },
@@ -54,8 +70,14 @@ async function readThenFencedThenWrite() {
   const repaid = early.body.state === "VOID" ? await standby().pay(token, k2, order42()) : undefined;
   const first = await paying;
   await switching;
+  // The app asks again, as a 503 with Retry-After tells it to; the standby has no row, and asks the PSP.
+  let later = await standby().resolve(token, k);
+  for (let i = 0; i < 20 && later.status === 503; i++) {
+    await sleep(500);
+    later = await standby().resolve(token, k);
+  }
+  await primary().local("POST", "/replication", { paused: false });
   await stack().replicator?.awaitIdle(20_000);
-  const later = await standby().resolve(token, k);
   const refs = [paymentIdOf(caller, k), paymentIdOf(caller, k2)];
   const charges = (stack().psp.charges() as Array<{ reference: string }>).filter((c) =>
     refs.includes(c.reference),
