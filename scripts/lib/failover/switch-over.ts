@@ -135,7 +135,7 @@ export async function forcedSwitch(
   );
   if (!(await fenceThroughAuthority(p, sides, next, from, waitMs))) return undefined;
   await p.step(`wait out the act window (${waitMs} ms) before ${to} acts`, async () => {
-    await d.sleep(Math.max(0, (next.active_from ?? 0) - Date.now()));
+    await untilActive(next, d);
     return {
       ok: true,
       detail: `no invocation of ${from} can still be acting on a read from before the fence`,

@@ -124,7 +124,7 @@ async function retryInR2(api: DrillApi, T: Timeline, p: Payment) {
   T.mark(
     "R2",
     "phone",
-    `retry, same key → ${retry.status} ${String(retry.body.state)} ${String(retry.body.psp_charge ?? "")}`,
+    `retry, same key → ${retry.status} ${String(retry.body.state ?? retry.body.detail)} ${String(retry.body.psp_charge ?? "")}`,
   );
   await until("R2's credit", async () =>
     (await api.local("R2", "GET", `/merchants/${p.merchant}`)).body.balance !== 12_000 ? true : undefined,
