@@ -28,6 +28,11 @@ export interface DrainSettings {
  */
 const unsafeNoActWindow = (): boolean => process.env.EO_TEST_UNSAFE_NO_ACT_WINDOW === "1";
 
+/** How long after the fence the new Region may act: the act window, 10 × the lag, and the drain's floor. */
+function actAfterMs(d: DrainSettings, lagMs: number): number {
+  return unsafeNoActWindow() ? 0 : Math.max(d.actWindowMs, 10 * lagMs, d.drainFloorMs);
+}
+
 /** Sleeps until the new Region acts by its own gate: `active_from`, plus the clock margin, plus a beat. */
 export async function untilActive(c: RegionControl, d: DrainSettings): Promise<void> {
   await d.sleep(Math.max(0, (c.active_from ?? 0) + (d.clockMarginMs ?? 250) + 100 - Date.now()));
@@ -79,9 +84,7 @@ export async function plannedSwitch(
   if (lag === undefined) return undefined;
   const cloudwatch = await recentLatency(p, sides[from], sides[to].region);
   numbers.replication_latency_max_ms = cloudwatch;
-  const waitMs = unsafeNoActWindow()
-    ? 0
-    : Math.max(d.actWindowMs, 10 * Math.max(lag, cloudwatch ?? 0), d.drainFloorMs);
+  const waitMs = actAfterMs(d, Math.max(lag, cloudwatch ?? 0));
   const next = nextControl(
     obs,
     to,
@@ -126,7 +129,7 @@ export async function forcedSwitch(
   d: DrainSettings,
 ): Promise<Switched | undefined> {
   const to: RegionRole = from === "primary" ? "standby" : "primary";
-  const waitMs = unsafeNoActWindow() ? 0 : Math.max(d.actWindowMs, d.drainFloorMs);
+  const waitMs = actAfterMs(d, 0);
   const next = nextControl(
     obs,
     to,
