@@ -37,6 +37,10 @@ export function unsafeGuards(): Record<string, { env?: string; client?: ClientSw
     "no-notification-record": { env: "EO_TEST_UNSAFE_NO_NOTIFICATION_RECORD" },
     "random-event-id": { env: "EO_TEST_UNSAFE_RANDOM_EVENT_ID" },
     "new-key-per-retry": { client: { newKeyPerRetry: true } },
+    "trust-own-copy": { env: "EO_TEST_UNSAFE_TRUST_OWN_COPY" },
+    "worker-ignores-authority": { env: "EO_TEST_UNSAFE_WORKER_IGNORES_AUTHORITY" },
+    "no-resolver-recheck": { env: "EO_TEST_UNSAFE_NO_RESOLVER_RECHECK" },
+    "active-keeps-dead-letters": { env: "EO_TEST_UNSAFE_ACTIVE_KEEPS_DEAD_LETTERS" },
   };
 }
 

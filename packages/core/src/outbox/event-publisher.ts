@@ -5,9 +5,17 @@ import type { PaymentEvent } from "./payment-event";
 export interface EventPublisher {
   /**
    * Sends one event; the answer is the queue's message id (a repeat inside the dedup window gets the first one's).
-   * The dedup id is the event id unless a sender with its own window names another (the hand-over between Regions).
+   * The dedup id is the event id unless a sender with its own window names another (the hand-over between Regions,
+   * a dead letter routed again, which also carries its round count).
    */
-  publish(event: PaymentEvent, dedupId?: string): Promise<{ messageId: string }>;
+  publish(event: PaymentEvent, options?: PublishOptions): Promise<{ messageId: string }>;
+}
+
+/** How a sender other than the relay marks what it sends. */
+export interface PublishOptions {
+  dedupId?: string;
+  /** Set on a dead letter routed out of a DLQ: the `eo-dead-letter-rounds` attribute. */
+  deadLetterRounds?: number;
 }
 
 /**
@@ -22,13 +30,21 @@ export class SqsEventPublisher implements EventPublisher {
     if (!queueUrl) throw new Error("EVENTS_QUEUE_URL is not set: the relay has nowhere to send");
   }
 
-  async publish(event: PaymentEvent, dedupId: string = event.event_id): Promise<{ messageId: string }> {
+  async publish(event: PaymentEvent, options: PublishOptions = {}): Promise<{ messageId: string }> {
+    const rounds = options.deadLetterRounds;
     const out = await this.sqs.send(
       new SendMessageCommand({
         QueueUrl: this.queueUrl,
         MessageBody: JSON.stringify(event),
-        MessageDeduplicationId: dedupId,
+        MessageDeduplicationId: options.dedupId ?? event.event_id,
         MessageGroupId: event.merchant_id,
+        ...(rounds
+          ? {
+              MessageAttributes: {
+                "eo-dead-letter-rounds": { DataType: "Number", StringValue: String(rounds) },
+              },
+            }
+          : {}),
       }),
     );
     return { messageId: out.MessageId ?? "" };

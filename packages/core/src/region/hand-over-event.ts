@@ -57,7 +57,7 @@ export async function handOverWhenPassive(
   if (unsafeWorkerIgnoresAuthority() || (await gate.mayDeliver())) return "apply-here";
   const control = await gate.control();
   if (control && control.active !== own && peerQueue) {
-    await peerQueue.publish(event, handOverDedupId(event));
+    await peerQueue.publish(event, { dedupId: handOverDedupId(event) });
     return "handed-over";
   }
   throw new Refusal(

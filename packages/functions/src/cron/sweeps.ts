@@ -2,12 +2,12 @@ import {
   type ClaimSweepReport,
   claimDocumentClient,
   clock,
-  type DeadLetterHandOver,
-  handOverDeadLetters,
+  type DeadLetterRouting,
   loadConfig,
   peerEventsPublisher,
   regionGate,
   relayDeps,
+  routeDeadLetters,
   type SweepReport,
   sweepExpiredClaims,
   sweepOutbox,
@@ -17,36 +17,34 @@ import { AsyncMetric, countMetric } from "../async/async-metrics";
 import { logger, metrics } from "../shared/observability";
 
 type SweepsResult =
-  | { outbox: SweepReport; claims?: ClaimSweepReport }
-  | ({ passive: true } & Partial<DeadLetterHandOver>);
+  | { outbox: SweepReport; claims?: ClaimSweepReport; dlq?: DeadLetterRouting }
+  | { passive: true; dlq?: DeadLetterRouting };
 
 /**
  * The scheduled sweeps: re-sends outbox items the relay left behind (a lost or trimmed stream), with their ids,
- * and in MRSC mode deletes expired claim-table items, which no TTL removes there. The failover script invokes it
- * with `{"outbox_older_than_s": 0}` after a promotion, to re-send the failed Region's leftovers at once.
+ * routes the events DLQ to the active Region's queue, and in MRSC mode deletes expired claim-table items, which no
+ * TTL removes there. The failover script invokes it with `{"outbox_older_than_s": 0}` after a promotion, to
+ * re-send the failed Region's leftovers at once.
  */
 export async function handler(event?: { outbox_older_than_s?: unknown }): Promise<SweepsResult> {
   const gate = regionGate();
-  if (!(await gate.isActive())) {
-    // A passive Region sweeps nothing of its own, but hands what its events DLQ holds to the active Region.
-    const dlq = await handOverDeadLetters(
-      gate,
-      loadConfig().regionRole,
-      process.env.EVENTS_DLQ_URL,
-      peerEventsPublisher(),
-    );
-    if (dlq.handed_over + dlq.kept > 0)
-      logger.warn("a passive Region handed its dead letters over", { ...dlq });
-    return { passive: true, ...(dlq.handed_over + dlq.kept > 0 ? dlq : {}) };
-  }
+  // Either way the DLQ goes where the authority says: a partition's refusals are there (route-dead-letters.ts).
+  const routed = await routeDeadLetters(gate, loadConfig().regionRole, {
+    dlqUrl: process.env.EVENTS_DLQ_URL,
+    ownQueue: relayDeps().publisher,
+    peerQueue: peerEventsPublisher(),
+  });
+  const dlq = routed.routed + routed.kept > 0 ? routed : undefined;
+  if (dlq) logger.warn("the sweep routed the events DLQ", { ...dlq });
+  if (!(await gate.isActive())) return { passive: true, ...(dlq ? { dlq } : {}) };
   const outbox = await sweepOutbox(relayDeps(), sweepSettings(process.env, event?.outbox_older_than_s));
   countMetric(AsyncMetric.OutboxItemsSwept, outbox.resent);
   if (outbox.examined > 0) logger.warn("the sweep found outbox items the relay left behind", { ...outbox });
   if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
   const config = loadConfig();
-  if (config.claimMode !== "mrsc") return { outbox };
+  if (config.claimMode !== "mrsc") return { outbox, ...(dlq ? { dlq } : {}) };
   const db = claimDocumentClient(config.claimRegion, true);
   const claims = await sweepExpiredClaims({ db, table: config.claimTable, clock });
   if (claims.examined > 0) logger.info("expired claim-table items swept", { ...claims });
-  return { outbox, claims };
+  return { outbox, claims, ...(dlq ? { dlq } : {}) };
 }
