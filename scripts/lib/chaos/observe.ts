@@ -104,18 +104,27 @@ function subjectOf(e: { subject?: string; content?: unknown }): { subject: strin
 /** The active Region's raw stores' clients, from `GET /_local/resources`; the caller destroys them. */
 async function rawClients(api: ChaosApi) {
   const { res, view } = await readRegions(api);
-  const active = res.regions[activeRole(view)];
+  const role = activeRole(view);
+  const active = res.regions[role];
   const config = { region: active.region, credentials: res.credentials };
   const db = new DynamoDBClient({ ...config, endpoint: res.endpoints.dynamodb });
   const sqs = new SQSClient({ ...config, endpoint: res.endpoints.sqs });
+  // The other running Region's queues count too: a passive Region's queue or DLQ can hold an event it has yet to
+  // hand over (a partition's refusals), and a quiesce that looked at the active Region alone ended too early.
+  const others = runningRoles(res)
+    .filter((r) => r !== role)
+    .map((r) => ({ role: r, queues: res.regions[r].queues }));
   const destroy = () => {
     db.destroy();
     sqs.destroy();
   };
-  return { active, db, sqs, destroy };
+  return { active, others, db, sqs, destroy };
 }
 
-/** The messages left in the active Region's queues and the outbox items not yet relayed, read raw. */
+/**
+ * The messages left in the queues of every running Region (the active one's by name, another's as `{role}.{name}`)
+ * and the active Region's outbox items not yet relayed, read raw.
+ */
 export async function readDepths(
   api: ChaosApi,
 ): Promise<{ queues: Record<string, number>; outboxLeft: number }> {
@@ -127,9 +136,12 @@ export async function readDepths(
   }
 }
 
-async function depthsOf({ active, db, sqs }: Awaited<ReturnType<typeof rawClients>>) {
+async function depthsOf({ active, others, db, sqs }: Awaited<ReturnType<typeof rawClients>>) {
   const queues: Record<string, number> = {};
   for (const [name, url] of Object.entries(active.queues)) queues[name] = await depth(sqs, url);
+  for (const other of others)
+    for (const [name, url] of Object.entries(other.queues))
+      queues[`${other.role}.${name}`] = await depth(sqs, url);
   const outbox = await db.send(
     new QueryCommand({
       TableName: active.tables.ledger,

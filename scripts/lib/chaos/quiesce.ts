@@ -15,7 +15,7 @@ const QUIET_WITHIN_MS = 60_000;
 /**
  * Lets the stack finish what the schedule left: faults cleared, the clock moved past every deadline and the
  * PSP's "not found" settle time, then the resolver and the sweeps run (as their schedules would) until the
- * resolver's index, the outbox and the queues of the active Region are empty, and nothing is left to replicate,
+ * resolver's index, the outbox and the events queues of both Regions are empty, and nothing is left to replicate,
  * twice in a row.
  */
 export async function quiesce(api: ChaosApi, withinMs = QUIET_WITHIN_MS): Promise<QuietReport> {
@@ -42,8 +42,8 @@ export async function quiesce(api: ChaosApi, withinMs = QUIET_WITHIN_MS): Promis
 }
 
 /**
- * The sweeps cron runs in both Regions, as the stacks schedule it: the active one re-sends its outbox, a passive one
- * hands what its events DLQ holds (a partition's refusals) over to the active Region.
+ * The sweeps cron runs in both Regions, as the stacks schedule it: the active one re-sends its outbox, and each routes
+ * what its events DLQ holds (a partition's refusals) to the Region the authority names.
  */
 async function sweepsEverywhere(api: ChaosApi): Promise<void> {
   const res = await api.local<ChaosResources>("GET", "/resources");
@@ -61,8 +61,11 @@ async function isQuiet(api: ChaosApi): Promise<boolean> {
   const backlog = await api.local<{ total: number }>("GET", "/backlog");
   if (backlog.total > 0) return false;
   const { queues, outboxLeft } = await readDepths(api);
-  // A DLQ that holds something never empties by waiting: the checker reports it, the quiesce does not wait for it.
-  return outboxLeft === 0 && (queues.events ?? 0) === 0;
+  // Every running Region's events queue and DLQ: each Region's sweeps route its DLQ to the active Region's queue (a
+  // partition's refusals). Only a dead letter kept for a person stays; none is expected here, so a run that has one
+  // waits out the quiesce, and the checker reports it.
+  const waiting = Object.entries(queues).filter(([name]) => /(^|\.)(events|eventsDlq)$/.test(name));
+  return outboxLeft === 0 && waiting.every(([, n]) => n === 0);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
