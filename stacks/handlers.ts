@@ -90,10 +90,11 @@ export const handlers: readonly HandlerSpec[] = [
     timeoutSeconds: 15,
   },
   {
+    // A key this Region never saw is looked up at the PSP by our reference before it is voided: it needs the key.
     id: "ResolvePayment",
     handler: "packages/functions/src/http/resolve-payment.handler",
     trigger: { kind: "http", route: "POST /payments/resolve", auth: "jwt" },
-    access: { claims: "write", ledger: "write" },
+    access: { claims: "write", ledger: "write", pspSecret: "apiKey" },
     timeoutSeconds: 15,
   },
   {

@@ -560,6 +560,15 @@ const mutations: Mutation[] = [
     expectViolation: /standby: RegisterDevice must never read the PSP apiKey, but can \(env STRIPE_KEY\)/,
   },
   {
+    what: "resolve-payment without the link to its API key (a key the server never saw answers 500)",
+    invariant: pspSecrets,
+    on: HOME,
+    breakIt: (c) => {
+      delete build(c, "StandbyResolvePayment").links.PspApiKey;
+    },
+    expectViolation: /standby: ResolvePayment needs the PSP apiKey but is not linked to PspApiKey/,
+  },
+  {
     what: "the resolver without the link to its API key",
     invariant: pspSecrets,
     on: MRSC,
