@@ -168,7 +168,7 @@ export const handlers: readonly HandlerSpec[] = [
       push: "send",
       email: true,
     },
-    // Must stay below the events queue's visibility timeout (30 s).
+    // The events queue's visibility timeout is 6× this (stacks/events-queue.ts).
     timeoutSeconds: 20,
   },
   {
