@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { RegionRole } from "../../packages/core/src";
+import { PSP_SECRETS, type RegionRole } from "../../packages/core/src";
+import { handlerLinks, localSecrets } from "../../packages/local/src/stack/handler-env";
 import { handlers } from "../../stacks/handlers";
+import { PSP_SECRET_READERS } from "../infra/support/psp-secrets-invariant";
 import { ApiClient, newKey } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
 import { makeActive } from "../support/regions";
@@ -23,6 +25,17 @@ async function activeApi(role: RegionRole): Promise<ApiClient> {
 }
 
 describe("each handler's secrets come from its entry in stacks/handlers.ts", () => {
+  it("locally, each handler is linked to exactly the PSP secret the AWS invariant allows it", () => {
+    // act
+    const local = handlers.map((h) => [h.id, Object.keys(handlerLinks(h, localSecrets()))]);
+    // assess: the same rule the offline check holds the deployed functions to (psp-secrets-invariant.ts)
+    const allowed = handlers.map((h) => {
+      const secret = PSP_SECRET_READERS[h.id];
+      return [h.id, secret ? [PSP_SECRETS[secret].link] : []];
+    });
+    expect(local).toEqual(allowed);
+  });
+
   it.each(["primary", "standby"] as const)(
     "%s: resolve-payment is linked to the PSP key, so a key the server never saw is looked up and voided",
     async (role) => {
