@@ -44,6 +44,8 @@ export default $config({
       primaryApi: primary.api.url,
       standbyRegion: config.regions.standby,
       standbyApi: standby.api.url,
+      // Each Region's alarms page through its topic; subscribe more on-call endpoints to these.
+      onCallTopics: { primary: primary.onCall.topic.arn, standby: standby.onCall.topic.arn },
       // What `npm run failover` reads (data-plane calls only): each Region's tables and scheduled functions, and
       // where the authority lives.
       failover: failoverOutputs(config.regions, tables.byRole, authority, {

@@ -4,6 +4,7 @@
  */
 
 import { assertMrscRegionSet } from "./mrsc-region-sets";
+import { stageIsProduction } from "./stage-kind";
 
 /** Where the claim store lives: a table per Region with TTL, or one MRSC global table. */
 export type ClaimMode = "home" | "mrsc";
@@ -28,7 +29,7 @@ export interface Regions {
 /** Every setting the stacks read. */
 export interface InfraConfig {
   stage: string;
-  /** `production` stages retain data on removal and turn on deletion protection. */
+  /** Production stages (stacks/stage-kind.ts) retain data on removal and turn on deletion protection. */
   production: boolean;
   regions: Regions;
   claimMode: ClaimMode;
@@ -42,6 +43,8 @@ export interface InfraConfig {
   emailFrom: string;
   /** The SNS APNs platform: `APNS` for production stages, `APNS_SANDBOX` otherwise. */
   apnsPlatform: "APNS" | "APNS_SANDBOX";
+  /** Who each Region's on-call topic pages (stacks/on-call.ts): an email address and/or an HTTPS endpoint. */
+  onCall: OnCallSubscribers;
   /** Handler tunables passed as plain environment variables. */
   tunables: {
     deadlineMs: number;
@@ -53,12 +56,18 @@ export interface InfraConfig {
   };
 }
 
-/** The stage whose resources are retained and deletion-protected. */
-export const PRODUCTION_STAGE = "production";
+/** The on-call subscriptions of each Region's alarm topic (ONCALL_EMAIL, ONCALL_HTTPS_URL). */
+export interface OnCallSubscribers {
+  email?: string;
+  httpsUrl?: string;
+}
 
-/** Whether a stage is a production stage. */
-export function isProduction(stage: string | undefined): boolean {
-  return stage === PRODUCTION_STAGE;
+/**
+ * Whether a stage is production (stacks/stage-kind.ts): `production`, or any stage with STAGE_KIND=production. A name
+ * that looks like production (`prod`, `prd`, `live`, `production-eu`, …) without STAGE_KIND stops the deploy.
+ */
+export function isProduction(stage: string | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  return stageIsProduction(stage, env);
 }
 
 const REGION = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
@@ -108,12 +117,9 @@ export function readConfig(stage: string, env: NodeJS.ProcessEnv = process.env):
       "Set JWT_ISSUER to your identity provider's https issuer URL (API Gateway reads its OIDC discovery document)",
     );
   }
-  const emailSender = env.EMAIL_SENDER || "receipts@example.com";
-  const production = isProduction(stage);
-  const apnsPlatform = env.APNS_PLATFORM || (production ? "APNS" : "APNS_SANDBOX");
-  if (apnsPlatform !== "APNS" && apnsPlatform !== "APNS_SANDBOX") {
-    throw new Error(`APNS_PLATFORM must be "APNS" or "APNS_SANDBOX", not "${apnsPlatform}"`);
-  }
+  const emailSender = readEmailSender(env);
+  const production = isProduction(stage, env);
+  const apnsPlatform = readApnsPlatform(env, production);
   return {
     stage,
     production,
@@ -125,6 +131,7 @@ export function readConfig(stage: string, env: NodeJS.ProcessEnv = process.env):
     emailSender,
     emailFrom: emailSender.includes("@") ? emailSender : `receipts@${emailSender}`,
     apnsPlatform,
+    onCall: readOnCall(env, production),
     tunables: {
       deadlineMs: 5000,
       keyWindowS: 3600,
@@ -143,4 +150,62 @@ function ratePerS(env: Record<string, string | undefined>, name: string, fallbac
   if (!Number.isFinite(n) || n <= 0)
     throw new Error(`${name} must be a positive number of requests/s, not "${raw}"`);
   return n;
+}
+
+const ADDRESS = /^[^\s@]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/i;
+const DOMAIN = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i;
+
+/** EMAIL_SENDER, required like JWT_ISSUER: no default address could ever be verified in SES. */
+function readEmailSender(env: NodeJS.ProcessEnv): string {
+  const sender = env.EMAIL_SENDER;
+  if (!sender) {
+    throw new Error(
+      "Set EMAIL_SENDER to the address or domain receipts are sent from: an SES identity you verify in both Regions " +
+        "(a domain gets its DNS records in its Route 53 hosted zone, which must exist in this account)",
+    );
+  }
+  if (!ADDRESS.test(sender) && !DOMAIN.test(sender))
+    throw new Error(`EMAIL_SENDER="${sender}" is neither an email address nor a domain name`);
+  return sender;
+}
+
+/** The APNs platform: production stages' apps carry production device tokens, which the sandbox rejects. */
+function readApnsPlatform(env: NodeJS.ProcessEnv, production: boolean): "APNS" | "APNS_SANDBOX" {
+  const platform = env.APNS_PLATFORM || (production ? "APNS" : "APNS_SANDBOX");
+  if (platform !== "APNS" && platform !== "APNS_SANDBOX")
+    throw new Error(`APNS_PLATFORM must be "APNS" or "APNS_SANDBOX", not "${platform}"`);
+  if (production && platform === "APNS_SANDBOX") {
+    throw new Error(
+      "APNS_PLATFORM=APNS_SANDBOX on a production stage: the sandbox rejects production device tokens (SNS disables each endpoint)",
+    );
+  }
+  return platform;
+}
+
+/**
+ * Who the on-call topics page: ONCALL_EMAIL (an address; SNS mails it a confirmation link per Region) and/or
+ * ONCALL_HTTPS_URL (an https endpoint, e.g. a paging service's SNS integration URL). A production stage needs one.
+ */
+function readOnCall(env: NodeJS.ProcessEnv, production: boolean): OnCallSubscribers {
+  const email = env.ONCALL_EMAIL || undefined;
+  const httpsUrl = env.ONCALL_HTTPS_URL || undefined;
+  if (email !== undefined && !ADDRESS.test(email))
+    throw new Error(`ONCALL_EMAIL="${email}" is not an email address`);
+  if (httpsUrl !== undefined && !isHttpsUrl(httpsUrl))
+    throw new Error(`ONCALL_HTTPS_URL="${httpsUrl}" is not an https:// URL`);
+  if (production && !email && !httpsUrl) {
+    throw new Error(
+      "A production stage's alarms must page someone: set ONCALL_EMAIL and/or ONCALL_HTTPS_URL (the on-call topic's subscriptions)",
+    );
+  }
+  return { ...(email ? { email } : {}), ...(httpsUrl ? { httpsUrl } : {}) };
+}
+
+function isHttpsUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return url.protocol === "https:" && url.hostname !== "";
+  } catch {
+    return false;
+  }
 }

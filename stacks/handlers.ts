@@ -90,10 +90,11 @@ export const handlers: readonly HandlerSpec[] = [
     timeoutSeconds: 15,
   },
   {
+    // A key this Region never saw is looked up at the PSP by our reference before it is voided: it needs the key.
     id: "ResolvePayment",
     handler: "packages/functions/src/http/resolve-payment.handler",
     trigger: { kind: "http", route: "POST /payments/resolve", auth: "jwt" },
-    access: { claims: "write", ledger: "write" },
+    access: { claims: "write", ledger: "write", pspSecret: "apiKey" },
     timeoutSeconds: 15,
   },
   {
@@ -167,7 +168,7 @@ export const handlers: readonly HandlerSpec[] = [
       push: "send",
       email: true,
     },
-    // Must stay below the events queue's visibility timeout (30 s).
+    // The events queue's visibility timeout is 6× this (stacks/events-queue.ts).
     timeoutSeconds: 20,
   },
   {

@@ -1,10 +1,7 @@
 import type { RegionRole } from "./config";
+import { EVENTS_QUEUE } from "./events-queue";
 import type { RegionProviders } from "./region";
 
-/** Seconds a received event stays invisible to other consumers; the worker's timeout must stay below it. */
-export const EVENTS_VISIBILITY_TIMEOUT_S = 30;
-/** Receives of one event before it moves to the DLQ. */
-export const EVENTS_MAX_RECEIVE_COUNT = 5;
 const FOURTEEN_DAYS_S = 14 * 24 * 3600;
 
 /** One Region's queues: the events FIFO queue, its FIFO DLQ, and the relay's on-failure queue. */
@@ -40,13 +37,20 @@ function createRegionQueues(prefix: "Primary" | "Standby", provider: aws.Provide
     { fifo: true, transform: { queue: { messageRetentionSeconds: FOURTEEN_DAYS_S } } },
     opts,
   );
-  // Deduplication ids are the derived event ids ({payment_id}:{STATE}), never content-based.
+  // Deduplication ids are derived from the event ids ({payment_id}:{STATE}), never content-based; high-throughput
+  // FIFO, whose per-group deduplication drops what a queue-wide one did (why: stacks/events-queue.ts).
   const events = new sst.aws.Queue(
     `${prefix}Events`,
     {
       fifo: true,
-      visibilityTimeout: `${EVENTS_VISIBILITY_TIMEOUT_S} seconds`,
-      dlq: { queue: eventsDlq.arn, retry: EVENTS_MAX_RECEIVE_COUNT },
+      visibilityTimeout: `${EVENTS_QUEUE.visibilityTimeoutS} seconds`,
+      dlq: { queue: eventsDlq.arn, retry: EVENTS_QUEUE.maxReceiveCount },
+      transform: {
+        queue: {
+          deduplicationScope: EVENTS_QUEUE.deduplicationScope,
+          fifoThroughputLimit: EVENTS_QUEUE.fifoThroughputLimit,
+        },
+      },
     },
     opts,
   );

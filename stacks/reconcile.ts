@@ -1,5 +1,6 @@
 import type { RegionFunctions } from "./functions";
 import { handlers } from "./handlers";
+import { type OnCall, onCallActions } from "./on-call";
 import type { RegionContext } from "./region";
 
 /**
@@ -14,15 +15,20 @@ export const RECONCILE_METRICS = {
 } as const;
 
 const HOUR_S = 3_600;
+/** How long without a finished run pages: a day, the run's 25 h overlap and some slack. */
+const NOT_RUN_HOURS = 26;
 
 /**
- * The nightly reconcile of one Region: its schedule and its two alarms. Both Regions get them, since which Region
- * is active is data, not a deployment; the passive Region's run does nothing but count itself (ReconcileRuns).
+ * The nightly reconcile of one Region: its schedule and its two alarms, both acting on the Region's on-call topic.
+ * Both Regions get them, since which Region is active is data, not a deployment; the passive Region's run does
+ * nothing but count itself (ReconcileRuns).
  */
-export function createReconcile(ctx: RegionContext, functions: RegionFunctions): void {
+export function createReconcile(ctx: RegionContext, functions: RegionFunctions, onCall: OnCall): void {
   const spec = handlers.find((h) => h.id === "Reconcile");
   const fn = functions.Reconcile;
-  if (spec?.trigger.kind !== "cron" || !fn) throw new Error(`${ctx.prefix}: no nightly Reconcile function`);
+  const resolver = functions.Resolver;
+  if (spec?.trigger.kind !== "cron" || !fn || !resolver)
+    throw new Error(`${ctx.prefix}: no nightly Reconcile function (or no Resolver)`);
   const opts = { provider: ctx.provider };
   // No retries of our own: Lambda retries a failed asynchronous invocation twice, and the run is read-only.
   new sst.aws.CronV2(
@@ -47,28 +53,63 @@ export function createReconcile(ctx: RegionContext, functions: RegionFunctions):
       comparisonOperator: "GreaterThanThreshold",
       threshold: 0,
       treatMissingData: "notBreaching",
+      ...onCallActions(onCall),
     },
     opts,
   );
-  // A run that never happened publishes nothing, so "no discrepancy" cannot be told from "not checked" by the
-  // alarm above. Every finished run (reconciled, or skipped as passive) counts itself; 26 hours without one
-  // (a day, the 25 h overlap and some slack) is breaching, missing data included: the schedule is gone or
-  // disabled, or the run failed or timed out (its Lambda Errors metric says which).
   new aws.cloudwatch.MetricAlarm(
     `${ctx.prefix}ReconcileNotRunAlarm`,
     {
-      alarmDescription: `${ctx.role}: no nightly reconcile finished in 26 h (README runbook, Reconciliation)`,
-      namespace,
-      dimensions,
-      metricName: RECONCILE_METRICS.runs,
-      statistic: "SampleCount",
-      period: HOUR_S,
-      evaluationPeriods: 26,
-      datapointsToAlarm: 26,
+      alarmDescription: `${ctx.role}: no nightly reconcile finished in ${NOT_RUN_HOURS} h while the Region ran (README runbook, Reconciliation)`,
+      metricQueries: notRunQueries(resolver.name),
+      evaluationPeriods: NOT_RUN_HOURS,
+      datapointsToAlarm: NOT_RUN_HOURS,
       comparisonOperator: "LessThanThreshold",
       threshold: 1,
-      treatMissingData: "breaching",
+      // An hour with no resolver run is missing (the stage did not exist yet): not breaching, so no page on day one.
+      treatMissingData: "notBreaching",
+      ...onCallActions(onCall),
     },
     opts,
   );
+}
+
+/**
+ * A run that never happened publishes nothing, so "no discrepancy" cannot be told from "not checked" by the
+ * discrepancy alarm. Every finished run (reconciled, or skipped as passive) counts itself (ReconcileRuns). Each hour
+ * here is the runs finished in it, but only for an hour in which the Region's resolver ran (it runs every minute in
+ * both Regions, from the first deploy on): 0 then when none finished, missing when the stage was not there yet.
+ * Hence 26 breaching hours in a row mean 26 live hours without a run (the schedule gone or disabled, or the run
+ * failing or timing out: its Lambda Errors metric says which), and a new stage cannot alarm before its first night.
+ */
+function notRunQueries(
+  resolverName: $util.Input<string>,
+): aws.types.input.cloudwatch.MetricAlarmMetricQuery[] {
+  const { namespace, dimensions, runs } = RECONCILE_METRICS;
+  return [
+    {
+      id: "runs",
+      metric: { namespace, dimensions, metricName: runs, stat: "SampleCount", period: HOUR_S },
+      returnData: false,
+    },
+    {
+      id: "live",
+      metric: {
+        namespace: "AWS/Lambda",
+        metricName: "Invocations",
+        dimensions: { FunctionName: resolverName },
+        stat: "Sum",
+        period: HOUR_S,
+      },
+      returnData: false,
+    },
+    // 0 wherever the resolver ran, nothing elsewhere; an array's SUM skips the series missing at an hour.
+    { id: "liveZero", expression: "0 * live", returnData: false },
+    {
+      id: "runsWhileLive",
+      expression: "SUM([runs, liveZero])",
+      label: "finished runs (live hours)",
+      returnData: true,
+    },
+  ];
 }

@@ -2,6 +2,7 @@ import { createApi } from "./api";
 import type { InfraConfig, RegionRole } from "./config";
 import type { ControlAuthority, ControlRef } from "./control-authority";
 import { createFunctions, type RegionFunctions } from "./functions";
+import { createOnCall, type OnCall } from "./on-call";
 import { createPushEmail, type RegionPushEmail } from "./push-email";
 import type { Queues, RegionQueues } from "./queues";
 import { createReconcile } from "./reconcile";
@@ -34,11 +35,14 @@ export interface RegionStack {
   api: sst.aws.ApiGatewayV2;
   functions: RegionFunctions;
   queues: RegionQueues;
+  /** The Region's on-call topic: every alarm's action; link it to whatever else should page. */
+  onCall: OnCall;
 }
 
 /**
- * Composes one Region: push and email, the functions, the API, the background wiring and the reconcile, on its own
- * queues and the other Region's (both created before either Region, so that each can name the other's).
+ * Composes one Region: push and email, the functions, the API, the background wiring, the on-call topic and the
+ * reconcile with its alarms, on its own queues and the other Region's (both created before either Region, so that
+ * each can name the other's).
  */
 export function createRegion(
   role: RegionRole,
@@ -67,6 +71,7 @@ export function createRegion(
   const functions = createFunctions(ctx);
   const api = createApi(ctx, functions);
   createWorkers(ctx, functions);
-  createReconcile(ctx, functions);
-  return { api, functions, queues };
+  const onCall = createOnCall(ctx);
+  createReconcile(ctx, functions, onCall);
+  return { api, functions, queues, onCall };
 }

@@ -4,7 +4,7 @@ import { MRSC_REGION_SETS, mrscRegionSet } from "../../stacks/mrsc-region-sets";
 
 // The deploy-time refusal of an MRSC mode that cannot work (a table's Regions cannot change once it exists).
 // That a single-region authority's table lives in WITNESS_REGION is checked under mocks (control-invariant.ts).
-const base = { JWT_ISSUER: "https://auth.example.com/" };
+const base = { JWT_ISSUER: "https://auth.example.com/", EMAIL_SENDER: "receipts@pay.example.net" };
 const ACROSS_SETS = { PRIMARY_REGION: "us-east-1", STANDBY_REGION: "eu-west-1", WITNESS_REGION: "us-east-2" };
 
 describe("CONTROL_MODE and the MRSC Region sets", () => {

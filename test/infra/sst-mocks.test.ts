@@ -2,14 +2,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { handlers } from "../../stacks/handlers";
 import type { Capture, CapturedResource, JsonObject } from "./support/capture";
 import { controlAuthority } from "./support/control-invariant";
+import { DEPLOY_GRADE_MUTATIONS } from "./support/deploy-grade-mutations";
 import { dnsRecords } from "./support/dns-invariant";
 import {
   apiRoutes,
   claimTables,
   consumerTable,
-  type Expected,
   handlersDeployed,
-  type Invariant,
   invariants,
   ledgerTable,
   permissions,
@@ -23,6 +22,7 @@ import {
   View,
   workerSubscription,
 } from "./support/invariants";
+import { type Mutation, resourceOf } from "./support/mutation";
 import { eventsDlqDrain, peerQueue } from "./support/peer-queue-invariant";
 import { ensurePlatform, INSTALL_TIMEOUT_MS } from "./support/platform";
 import { pspSecrets } from "./support/psp-secrets-invariant";
@@ -68,19 +68,7 @@ const HOME = SCENARIOS[0] as (typeof SCENARIOS)[number];
 const MRSC = SCENARIOS[1] as (typeof SCENARIOS)[number];
 const SINGLE = SCENARIOS[2] as (typeof SCENARIOS)[number];
 
-type Mutation = {
-  what: string;
-  invariant: Invariant;
-  on: { scenario: { name: string }; expected: Expected };
-  breakIt: (c: Capture) => void;
-  expectViolation: RegExp;
-};
-
-const res = (c: Capture, type: string, name: string): CapturedResource => {
-  const r = c.resources.find((x) => x.type === type && x.name === name);
-  if (!r) throw new Error(`no ${type} ${name} in the capture`);
-  return r;
-};
+const res = resourceOf;
 const fn = (c: Capture, name: string) => res(c, "aws:lambda/function:Function", `${name}Function`);
 const role = (c: Capture, name: string) => res(c, "aws:iam/role:Role", `${name}Role`);
 const table = (c: Capture, name: string) => res(c, "aws:dynamodb/table:Table", `${name}Table`);
@@ -560,6 +548,15 @@ const mutations: Mutation[] = [
     expectViolation: /standby: RegisterDevice must never read the PSP apiKey, but can \(env STRIPE_KEY\)/,
   },
   {
+    what: "resolve-payment without the link to its API key (a key the server never saw answers 500)",
+    invariant: pspSecrets,
+    on: HOME,
+    breakIt: (c) => {
+      delete build(c, "StandbyResolvePayment").links.PspApiKey;
+    },
+    expectViolation: /standby: ResolvePayment needs the PSP apiKey but is not linked to PspApiKey/,
+  },
+  {
     what: "the resolver without the link to its API key",
     invariant: pspSecrets,
     on: MRSC,
@@ -652,7 +649,7 @@ const mutations: Mutation[] = [
     expectViolation: /primary: no alarm on any ReconcileDiscrepancies > 0 over a day \(found 0\)/,
   },
   {
-    what: "a night without a reconcile taken as a clean one (missing data not breaching)",
+    what: "the not-run alarm with missing data breaching (in ALARM from the first deploy until the first night)",
     invariant: nightlyReconcile,
     on: HOME,
     breakIt: (c) => {
@@ -660,9 +657,9 @@ const mutations: Mutation[] = [
         c,
         "aws:cloudwatch/metricAlarm:MetricAlarm",
         "PrimaryReconcileNotRunAlarm",
-      ).inputs.treatMissingData = "notBreaching";
+      ).inputs.treatMissingData = "breaching";
     },
-    expectViolation: /primary: no alarm when no reconcile finished for a day, missing data breaching/,
+    expectViolation: /primary: the not-run alarm treats missing data as breaching: it sits in ALARM/,
   },
   {
     what: "a standby function told its own Region's events queue as the peer (a passive Region hands events to itself)",
@@ -786,11 +783,13 @@ const mutations: Mutation[] = [
 ];
 
 describe("each invariant reports its property broken on purpose", () => {
+  const all = [...mutations, ...DEPLOY_GRADE_MUTATIONS];
+
   it("covers every invariant", () => {
-    expect(new Set(mutations.map((m) => m.invariant.name))).toEqual(new Set(invariants.map((i) => i.name)));
+    expect(new Set(all.map((m) => m.invariant.name))).toEqual(new Set(invariants.map((i) => i.name)));
   });
 
-  it.each(mutations.map((m) => [m.what, m] as const))("%s", (_what, m) => {
+  it.each(all.map((m) => [m.what, m] as const))("%s", (_what, m) => {
     const intact = captureOf(m.on.scenario.name);
     expect(m.invariant.check(new View(intact, m.on.expected))).toEqual([]);
     const broken = structuredClone(intact);

@@ -13,6 +13,7 @@ import {
   pspSecret,
   REQUIRED_ENV,
   regionRoleOf,
+  withInvocationLinks,
 } from "../src/config/config";
 
 /** A complete handler environment, as the stacks and the local runtime set it. */
@@ -120,6 +121,22 @@ describe("the PSP secrets are read on use, from the link or the local variable",
     const linked = { PspApiKey: { value: "sk_linked" } };
     expect(pspSecret("apiKey", { PSP_API_KEY: "sk_env" }, linked)).toBe("sk_linked");
     expect(() => pspSecret("webhookSecret", {}, linked)).toThrow(ConfigError);
+  });
+
+  it("inside a local invocation, only its links count: the plain variable is not a way around a missing link", () => {
+    // prepare: the variable set, as in the local stack's process; one invocation linked, one not
+    const env = { ...COMPLETE, PSP_API_KEY: "sk_process" };
+    // act
+    const linked = withInvocationLinks(
+      { PspApiKey: { value: "sk_linked" } },
+      () => loadConfig(env).pspApiKey,
+    );
+    const unlinked = () => withInvocationLinks({}, () => loadConfig(env).pspApiKey);
+    // assess
+    expect(linked).toBe("sk_linked");
+    expect(unlinked).toThrow(ConfigError);
+    expect(unlinked).toThrow(/PspApiKey is not linked to this function \(its entry in stacks\/handlers\.ts/);
+    expect(loadConfig(env).pspApiKey).toBe("sk_process");
   });
 
   it("through SST's own Resource, from an SST_RESOURCE_* variable", async () => {

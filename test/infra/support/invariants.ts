@@ -7,8 +7,10 @@ import { type HandlerSpec, handlers } from "../../../stacks/handlers";
 import type { Capture, CapturedResource, Json, JsonObject } from "./capture";
 import { controlAuthority } from "./control-invariant";
 import { dnsRecords } from "./dns-invariant";
+import { eventsQueueAtScale } from "./events-queue-invariant";
 import { allowedResources, isAllowed, type PolicyDocument } from "./iam";
 import { arr, obj, str } from "./json";
+import { onCallAlarms } from "./on-call-invariant";
 import { eventsDlqDrain, peerEventsQueue, peerQueue } from "./peer-queue-invariant";
 import { pspSecrets } from "./psp-secrets-invariant";
 import { nightlyReconcile } from "./reconcile-invariant";
@@ -25,6 +27,8 @@ export interface Expected {
   emailSender: string;
   /** The values the scenario set for the PSP secrets (to find them wherever they leak). */
   pspSecrets: { apiKey: string; webhookSecret: string };
+  /** Who the scenario said the on-call topics page (ONCALL_EMAIL, ONCALL_HTTPS_URL). */
+  onCall: { email?: string; httpsUrl?: string };
 }
 
 type Role = "primary" | "standby";
@@ -33,7 +37,6 @@ const ROLES: Role[] = ["primary", "standby"];
 /** Contract constants the checks hold the stacks to (not read from the stacks). */
 export const CONTRACT = {
   runtime: "nodejs22.x",
-  visibilityTimeoutS: 30,
   maxReceiveCount: 5,
   workerBatchSize: 10,
   relay: {
@@ -306,7 +309,7 @@ export const handlersDeployed: Invariant = {
   },
 };
 
-/** The events queue is FIFO, visibility 30 s, with a FIFO DLQ after 5 receives, in each Region. */
+/** The events queue is FIFO with a FIFO DLQ after 5 receives, in each Region (its scale: events-queue-invariant.ts). */
 export const queues: Invariant = {
   name: "FIFO events queue, FIFO DLQ and redrive count",
   check(v) {
@@ -321,11 +324,6 @@ export const queues: Invariant = {
         out.push(`${role}: events queue is not FIFO`);
       if (q.inputs.contentBasedDeduplication === true)
         out.push(`${role}: events queue deduplicates by content, not by event id`);
-      if (q.inputs.visibilityTimeoutSeconds !== CONTRACT.visibilityTimeoutS) {
-        out.push(
-          `${role}: events queue visibility is ${q.inputs.visibilityTimeoutSeconds} s, expected ${CONTRACT.visibilityTimeoutS}`,
-        );
-      }
       const redrive = obj(
         q.inputs.redrivePolicy ? (JSON.parse(String(q.inputs.redrivePolicy)) as Json) : null,
       );
@@ -886,6 +884,7 @@ export const invariants: Invariant[] = [
   queues,
   workerSubscription,
   relaySubscription,
+  eventsQueueAtScale,
   streamJob,
   ledgerTable,
   consumerTable,
@@ -898,6 +897,7 @@ export const invariants: Invariant[] = [
   dnsRecords,
   pspSecrets,
   nightlyReconcile,
+  onCallAlarms,
   peerQueue,
   eventsDlqDrain,
   protection,

@@ -2,9 +2,9 @@
  * The nightly reconcile in AWS: its schedule in each Region, a function that can read the ledger and list the
  * PSP, and the two alarms (a discrepancy, and a night with no finished run). Held to the issue, not to the stacks.
  */
-import type { CapturedResource } from "./capture";
+import type { CapturedResource, JsonObject } from "./capture";
 import type { Invariant, View } from "./invariants";
-import { obj, str } from "./json";
+import { arr, obj, str } from "./json";
 
 const ROLES = ["primary", "standby"] as const;
 const ALARM = "aws:cloudwatch/metricAlarm:MetricAlarm";
@@ -62,6 +62,86 @@ function functionProblems(v: View, role: (typeof ROLES)[number]): string[] {
   return out;
 }
 
+type Query = { id: string; expression?: string; returnData?: boolean; metric: JsonObject };
+
+/** A metric-math alarm's queries, by id. */
+function queriesOf(a: CapturedResource): Map<string, Query> {
+  const queries = arr(a.inputs.metricQueries).map((q) => {
+    const o = obj(q);
+    return {
+      id: String(o.id),
+      expression: str(o.expression),
+      returnData: o.returnData === true,
+      metric: obj(o.metric),
+    };
+  });
+  return new Map(queries.map((q) => [q.id, q]));
+}
+
+/** The ids a query's value depends on, itself included (through the expressions it names). */
+function dependsOn(queries: Map<string, Query>, id: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(id)) return seen;
+  seen.add(id);
+  for (const word of queries.get(id)?.expression?.match(/[a-z]\w*/g) ?? []) {
+    if (queries.has(word)) dependsOn(queries, word, seen);
+  }
+  return seen;
+}
+
+/**
+ * The not-run alarm: the hours in which no run finished, counted only while the Region's resolver ran (every minute,
+ * from the first deploy), so that a new stage does not sit in ALARM until its first night and a stage whose runs
+ * stopped pages after 26 live hours. Its value is a metric-math expression over ReconcileRuns and the resolver's
+ * Invocations; missing hours (no resolver yet) are not breaching.
+ */
+function notRunProblems(v: View, role: (typeof ROLES)[number]): string[] {
+  const resolver = str(v.fn(role, "Resolver")?.state.name);
+  const candidates = v
+    .ofType(ALARM)
+    .filter((a) => v.regionOf(a) === v.region(role) && a.inputs.metricQueries);
+  const shaped = candidates.filter((a) => {
+    const queries = queriesOf(a);
+    const returned = [...queries.values()].filter((q) => q.returnData);
+    if (returned.length !== 1 || !returned[0]?.expression) return false;
+    const uses = [...dependsOn(queries, returned[0].id)].map((id) => queries.get(id)?.metric ?? {});
+    const runs = uses.some(
+      (m) =>
+        m.metricName === RECONCILE.runs &&
+        m.namespace === RECONCILE.namespace &&
+        JSON.stringify(m.dimensions) === JSON.stringify(RECONCILE.dimensions),
+    );
+    const live = uses.some(
+      (m) =>
+        m.namespace === "AWS/Lambda" &&
+        m.metricName === "Invocations" &&
+        obj(m.dimensions).FunctionName === resolver,
+    );
+    const period = Math.max(0, ...uses.map((m) => Number(m.period ?? 0)));
+    const hours = Number(a.inputs.evaluationPeriods);
+    const windowS = period * hours;
+    return (
+      runs &&
+      live &&
+      a.inputs.comparisonOperator === "LessThanThreshold" &&
+      a.inputs.threshold === 1 &&
+      Number(a.inputs.datapointsToAlarm) === hours &&
+      windowS > DAY_S &&
+      windowS <= 2 * DAY_S
+    );
+  });
+  if (shaped.length !== 1)
+    return [
+      `${role}: no alarm when no reconcile finished for a day while the Region's resolver ran (found ${shaped.length})`,
+    ];
+  const alarm = shaped[0] as CapturedResource;
+  if (alarm.inputs.treatMissingData !== "notBreaching")
+    return [
+      `${role}: the not-run alarm treats missing data as ${alarm.inputs.treatMissingData ?? "missing"}: ` +
+        "it sits in ALARM (or INSUFFICIENT_DATA) from the first deploy until the first nightly run",
+    ];
+  return [];
+}
+
 function alarmProblems(v: View, role: (typeof ROLES)[number]): string[] {
   const out: string[] = [];
   const found = alarmsOn(v, role, RECONCILE.discrepancies);
@@ -74,21 +154,7 @@ function alarmProblems(v: View, role: (typeof ROLES)[number]): string[] {
   );
   if (!discrepancy)
     out.push(`${role}: no alarm on any ${RECONCILE.discrepancies} > 0 over a day (found ${found.length})`);
-  const runs = alarmsOn(v, role, RECONCILE.runs);
-  // Missing data must page: a reconcile that never ran publishes nothing at all.
-  const notRun = runs.find(
-    (a) =>
-      a.inputs.comparisonOperator === "LessThanThreshold" &&
-      a.inputs.threshold === 1 &&
-      a.inputs.treatMissingData === "breaching" &&
-      window(a) > DAY_S &&
-      window(a) <= 2 * DAY_S,
-  );
-  if (!notRun)
-    out.push(
-      `${role}: no alarm when no reconcile finished for a day, missing data breaching (found ${runs.length})`,
-    );
-  return out;
+  return [...out, ...notRunProblems(v, role)];
 }
 
 /** Each Region runs the nightly reconcile at 03:15 UTC and alarms on a discrepancy and on a night without a run. */

@@ -14,6 +14,9 @@ export const FAKE_SECRETS: Record<string, string> = {
 };
 
 const JWT = { issuer: "https://auth.example.com/", audience: "payments-api" };
+/** An address sender (an SES email identity, no DNS): required, there is no default. */
+const SENDER = "receipts@pay.example.net";
+const PAGER = "https://events.pagerduty.com/integration/0123456789abcdef/enqueue";
 const PSP_SECRETS = {
   apiKey: FAKE_SECRETS.SST_SECRET_PspApiKey as string,
   webhookSecret: FAKE_SECRETS.SST_SECRET_PspWebhookSecret as string,
@@ -23,7 +26,16 @@ const PSP_SECRETS = {
 export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
   {
     // Defaults: home-Region claims, an MRSC authority, a development stage, the default Regions.
-    scenario: { name: "home-dev", stage: "dev", env: { ...FAKE_SECRETS, JWT_ISSUER: JWT.issuer } },
+    scenario: {
+      name: "home-dev",
+      stage: "dev",
+      env: {
+        ...FAKE_SECRETS,
+        JWT_ISSUER: JWT.issuer,
+        EMAIL_SENDER: SENDER,
+        ONCALL_EMAIL: "oncall@example.net",
+      },
+    },
     expected: {
       regions: { primary: "us-east-1", standby: "us-west-2", witness: "us-east-2" },
       claimMode: "home",
@@ -31,8 +43,9 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
       activeRegion: "primary",
       production: false,
       jwt: JWT,
-      emailSender: "receipts@example.com",
+      emailSender: SENDER,
       pspSecrets: PSP_SECRETS,
+      onCall: { email: "oncall@example.net" },
     },
   },
   {
@@ -49,6 +62,8 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
         JWT_ISSUER: "https://login.example.org/tenant",
         JWT_AUDIENCE: "payments-prod",
         EMAIL_SENDER: "pay.example.org",
+        ONCALL_EMAIL: "oncall@example.org",
+        ONCALL_HTTPS_URL: PAGER,
       },
     },
     expected: {
@@ -60,6 +75,7 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
       jwt: { issuer: "https://login.example.org/tenant", audience: "payments-prod" },
       emailSender: "pay.example.org",
       pspSecrets: PSP_SECRETS,
+      onCall: { email: "oncall@example.org", httpsUrl: PAGER },
     },
   },
   {
@@ -75,6 +91,7 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
         STANDBY_REGION: "eu-west-1",
         WITNESS_REGION: "ca-central-1",
         JWT_ISSUER: JWT.issuer,
+        EMAIL_SENDER: SENDER,
       },
     },
     expected: {
@@ -84,8 +101,35 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
       activeRegion: "standby",
       production: false,
       jwt: JWT,
-      emailSender: "receipts@example.com",
+      emailSender: SENDER,
       pspSecrets: PSP_SECRETS,
+      // No subscriber: a stage that is not production may leave its on-call topics unsubscribed.
+      onCall: {},
+    },
+  },
+  {
+    // A name that looks like production, its kind stated: production in every respect, as `production` is.
+    scenario: {
+      name: "live-stated-production",
+      stage: "live",
+      env: {
+        ...FAKE_SECRETS,
+        STAGE_KIND: "production",
+        JWT_ISSUER: JWT.issuer,
+        EMAIL_SENDER: SENDER,
+        ONCALL_HTTPS_URL: PAGER,
+      },
+    },
+    expected: {
+      regions: { primary: "us-east-1", standby: "us-west-2", witness: "us-east-2" },
+      claimMode: "home",
+      controlMode: "mrsc",
+      activeRegion: "primary",
+      production: true,
+      jwt: JWT,
+      emailSender: SENDER,
+      pspSecrets: PSP_SECRETS,
+      onCall: { httpsUrl: PAGER },
     },
   },
 ];

@@ -189,6 +189,7 @@ function cleanEnv(): Record<string, string> {
   ]) {
     delete env[k];
   }
-  for (const k of ["EMAIL_SENDER", "APNS_PLATFORM"]) delete env[k];
+  for (const k of ["EMAIL_SENDER", "APNS_PLATFORM", "STAGE_KIND", "ONCALL_EMAIL", "ONCALL_HTTPS_URL"])
+    delete env[k];
   return env;
 }

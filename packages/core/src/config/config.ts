@@ -8,6 +8,7 @@ import {
   regionRoleOf,
 } from "./switches";
 
+export * from "./invocation-links";
 export * from "./psp-secrets";
 export * from "./switches";
 

@@ -1,4 +1,5 @@
 import { Resource } from "sst/resource";
+import { invocationLinks, type LinkedResources } from "./invocation-links";
 import { ConfigError } from "./switches";
 
 /** The PSP's secrets: the SST secret's name (linked in AWS) and the variable the local runtime sets. */
@@ -9,25 +10,39 @@ export const PSP_SECRETS = {
 
 export type PspSecretName = keyof typeof PSP_SECRETS;
 
-type Linked = Record<string, { value?: unknown } | undefined>;
+const ONLY_READERS = "only the handlers that call the PSP or check its signature may read it";
 
 /**
- * A PSP secret: in AWS from the SST secret linked to this function (SST's Resource reads the encrypted
- * link file), locally from the plain variable. Only the handlers that call the PSP, or check its signature,
- * are linked; in any other function this throws instead of falling back to a made-up key.
+ * A PSP secret: in AWS from the SST secret linked to this function (SST's Resource reads the encrypted link file);
+ * in a local invocation from the links its manifest entry gives it, and nothing else (as in AWS, where no function
+ * has the variable); elsewhere (an operator script, a test) from the plain variable. Only the handlers that call the
+ * PSP, or check its signature, are linked; in any other function this throws instead of falling back to a made-up key.
  */
 export function pspSecret(
   name: PspSecretName,
   env: NodeJS.ProcessEnv = process.env,
-  linked: Linked = Resource as unknown as Linked,
+  linked?: LinkedResources,
 ): string {
   const { link, env: variable } = PSP_SECRETS[name];
-  const fromLink = link in linked ? linked[link]?.value : undefined;
-  if (typeof fromLink === "string" && fromLink !== "") return fromLink;
+  const invocation = linked ? undefined : invocationLinks();
+  if (invocation) {
+    const value = linkedValue(invocation, link);
+    if (value !== undefined) return value;
+    throw new ConfigError(
+      `the PSP secret ${link} is not linked to this function (its entry in stacks/handlers.ts declares no ` +
+        `pspSecret "${name}"); ${ONLY_READERS}`,
+    );
+  }
+  const fromLink = linkedValue(linked ?? (Resource as unknown as LinkedResources), link);
+  if (fromLink !== undefined) return fromLink;
   const fromEnv = env[variable];
   if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
   throw new ConfigError(
-    `the PSP secret ${link} is not linked to this function and ${variable} is not set; ` +
-      "only the handlers that call the PSP or check its signature may read it",
+    `the PSP secret ${link} is not linked to this function and ${variable} is not set; ${ONLY_READERS}`,
   );
+}
+
+function linkedValue(links: LinkedResources, link: string): string | undefined {
+  const value = link in links ? links[link]?.value : undefined;
+  return typeof value === "string" && value !== "" ? value : undefined;
 }

@@ -1,3 +1,5 @@
+import type { LinkedResources } from "@eo/core";
+
 /** What the main thread hands the standby's Lambda worker when it starts it. */
 export interface LambdaWorkerData {
   sharedState: SharedArrayBuffer;
@@ -9,6 +11,8 @@ export interface InvokeRequest {
   functionName: string;
   /** `path/to/module.exportName`, as stacks/handlers.ts names it. */
   handler: string;
+  /** The function's links (its PSP secret, if its manifest entry declares one), as SST seals them in AWS. */
+  links: LinkedResources;
   event: unknown;
   timeoutMs: number;
 }

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { adoptSharedState, runCrashable } from "@eo/core";
+import { adoptSharedState, runCrashable, withInvocationLinks } from "@eo/core";
 import { errorText } from "../pollers/invoke-handler";
 import { lambdaContext } from "../runtime/lambda-context";
 import type { InvokeReply, InvokeRequest, LambdaWorkerData } from "./lambda-protocol";
@@ -18,7 +18,9 @@ async function invoke(m: InvokeRequest): Promise<InvokeReply> {
   try {
     const handler = await loadHandlerModule(m.handler);
     // A crash point ends the invocation as Lambda's would end (see runCrashable).
-    const result = await runCrashable(() => handler(m.event, lambdaContext(m.functionName, m.timeoutMs)));
+    const result = await withInvocationLinks(m.links, () =>
+      runCrashable(() => handler(m.event, lambdaContext(m.functionName, m.timeoutMs))),
+    );
     // Structured clone keeps what JSON keeps for a Lambda result; undefined stays undefined.
     return { id: m.id, ok: true, result };
   } catch (err) {

@@ -52,7 +52,7 @@ export interface RegionRuntime {
   stop(): Promise<void>;
 }
 
-const spec = (id: string) => handlers.find((h) => h.id === id) ?? { id, handler: "" };
+const spec = (id: string) => handlers.find((h) => h.id === id) ?? { id, handler: "", access: {} };
 
 /** Starts one Region as its stack deploys it: handlers behind its own API, relay, worker, resolver and sweeps. */
 export async function startRegion(input: RegionInput): Promise<RegionRuntime> {

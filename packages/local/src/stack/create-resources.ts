@@ -5,6 +5,7 @@ import {
   UpdateTimeToLiveCommand,
 } from "@aws-sdk/client-dynamodb";
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { EVENTS_QUEUE } from "../../../../stacks/events-queue";
 import { LOCAL_CREDENTIALS, type RegionResources } from "./regions";
 
 export interface QueueUrls {
@@ -13,9 +14,10 @@ export interface QueueUrls {
   relayFailures: string;
 }
 
-/** The redrive limit of the events queue: a message received this many times goes to the DLQ. */
-export const EVENTS_MAX_RECEIVE_COUNT = 5;
-export const EVENTS_VISIBILITY_TIMEOUT_S = 30;
+/** The redrive limit of the events queue: a message received this many times goes to the DLQ (as deployed). */
+export const EVENTS_MAX_RECEIVE_COUNT = EVENTS_QUEUE.maxReceiveCount;
+/** The events queue's visibility timeout as deployed (6× the worker's timeout); tests shorten it. */
+export const EVENTS_VISIBILITY_TIMEOUT_S = EVENTS_QUEUE.visibilityTimeoutS;
 
 const pkSk = (name: string): CreateTableCommandInput => ({
   TableName: name,
@@ -104,7 +106,11 @@ export async function createTables(endpoint: string, r: RegionResources): Promis
   ddb.destroy();
 }
 
-/** Creates one Region's FIFO queue, its FIFO DLQ with the redrive policy, and the relay's failure queue. */
+/**
+ * Creates one Region's FIFO queue, its FIFO DLQ with the redrive policy, and the relay's failure queue. The events
+ * queue gets the stacks' high-throughput attributes, which fauxqs stores and reports but does not act on: it
+ * deduplicates across the whole queue (the same drops for our ids, stacks/events-queue.ts) and has no quota.
+ */
 export async function createQueues(endpoint: string, r: RegionResources): Promise<QueueUrls> {
   const sqs = new SQSClient({ endpoint, region: r.region, credentials: LOCAL_CREDENTIALS });
   const dlq = await sqs.send(
@@ -118,6 +124,8 @@ export async function createQueues(endpoint: string, r: RegionResources): Promis
       QueueName: r.eventsQueue,
       Attributes: {
         FifoQueue: "true",
+        DeduplicationScope: EVENTS_QUEUE.deduplicationScope,
+        FifoThroughputLimit: EVENTS_QUEUE.fifoThroughputLimit,
         // Tests shorten it (env EVENTS_VISIBILITY_TIMEOUT_S) so that a redelivery takes seconds.
         VisibilityTimeout: String(
           Number(process.env.EVENTS_VISIBILITY_TIMEOUT_S ?? EVENTS_VISIBILITY_TIMEOUT_S),

@@ -1,12 +1,14 @@
-import type { RegionRole } from "@eo/core";
+import { type LinkedResources, PSP_SECRETS, type RegionRole } from "@eo/core";
+import type { HandlerSpec } from "../../../../stacks/handlers";
 import { authorityRegion, CONTROL_TABLE } from "../region/control-table";
 import { LOCAL_CREDENTIALS } from "./regions";
 import type { Emulators } from "./start-emulators";
 
 /**
- * The environment one Region's handlers read, as the SST stacks set it in AWS, plus the SDK's per-service
- * endpoint variables that point the same clients at the emulators. Which Region is active is not in it: that
- * is the Region control, data that the failover script changes.
+ * The environment one Region's handlers read, as the SST stacks set it in AWS (one plain environment for every
+ * function of a Region, stacks/functions.ts), plus the SDK's per-service endpoint variables that point the same
+ * clients at the emulators. Which Region is active is not in it: that is the Region control, data that the failover
+ * script changes. No secret is in it either: a handler gets one only through its links (`handlerLinks`).
  */
 export function regionHandlerEnv(
   emu: Pick<Emulators, "endpoints" | "regions">,
@@ -44,12 +46,46 @@ export function regionHandlerEnv(
       ? { CLAIM_TABLE_REGION: emu.regions.primary.region }
       : {}),
     PSP_URL: pspUrl,
-    PSP_API_KEY: process.env.PSP_API_KEY ?? "sk_local",
-    PSP_WEBHOOK_SECRET: process.env.PSP_WEBHOOK_SECRET ?? "whsec_local",
     POWERTOOLS_SERVICE_NAME: "effectively-once",
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? process.env.LOG_LEVEL ?? "WARN",
     POWERTOOLS_METRICS_NAMESPACE: "EffectivelyOnce",
     POWERTOOLS_DEV: "true",
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+  };
+}
+
+/** The local values of the app's linkable secrets by SST name: what `sst secret set` holds for a deployed stage. */
+export type LocalSecrets = Record<string, string>;
+
+/** The local stack's secret values: PSP_API_KEY and PSP_WEBHOOK_SECRET from the environment, else the local defaults. */
+export function localSecrets(env: NodeJS.ProcessEnv = process.env): LocalSecrets {
+  return {
+    [PSP_SECRETS.apiKey.link]: env.PSP_API_KEY ?? "sk_local",
+    [PSP_SECRETS.webhookSecret.link]: env.PSP_WEBHOOK_SECRET ?? "whsec_local",
+  };
+}
+
+/**
+ * The links one handler's invocations carry, from its entry in stacks/handlers.ts as stacks/functions.ts links it in
+ * AWS: the PSP secret it declares (`access.pspSecret`), and no other. A handler that calls the PSP without declaring
+ * the key fails here as it would in AWS.
+ */
+export function handlerLinks(spec: Pick<HandlerSpec, "access">, secrets: LocalSecrets): LinkedResources {
+  const declared = spec.access.pspSecret;
+  if (!declared) return {};
+  const { link } = PSP_SECRETS[declared];
+  const value = secrets[link];
+  if (value === undefined) throw new Error(`no local value for the secret ${link}`);
+  return { [link]: { value } };
+}
+
+/**
+ * The PSP secrets as plain variables, for an operator's script run with a Region's environment (resolve-unknowns,
+ * reconcile): the operator's own copy, as `sst shell` hands one. No handler invocation reads these variables.
+ */
+export function operatorSecretsEnv(secrets: LocalSecrets): Record<string, string> {
+  return {
+    [PSP_SECRETS.apiKey.env]: secrets[PSP_SECRETS.apiKey.link] ?? "",
+    [PSP_SECRETS.webhookSecret.env]: secrets[PSP_SECRETS.webhookSecret.link] ?? "",
   };
 }

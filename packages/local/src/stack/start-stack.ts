@@ -16,7 +16,7 @@ import {
 } from "../replication/start-replicator";
 import { boundPort, closeHttp, type LocalRoutes, listenHttp } from "../runtime/http-front";
 import { EVENTS_MAX_RECEIVE_COUNT, EVENTS_VISIBILITY_TIMEOUT_S } from "./create-resources";
-import { regionHandlerEnv } from "./handler-env";
+import { type LocalSecrets, localSecrets, operatorSecretsEnv, regionHandlerEnv } from "./handler-env";
 import { localRoutes } from "./local-routes";
 import { resourcesRoute, webhookTargetRoute } from "./operator-routes";
 import { pspRateLimitsFromEnv } from "./psp-rate-limits";
@@ -116,15 +116,18 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
       ...push?.env,
       EVENTS_MAX_RECEIVE_COUNT: String(EVENTS_MAX_RECEIVE_COUNT),
     });
-    Object.assign(process.env, envOf("primary"));
+    // Tests and operator scripts run in this process with the primary's environment, and the scripts want the
+    // operator's own PSP key; no handler invocation reads it (each reads its manifest entry's links only).
+    const secrets = localSecrets();
+    Object.assign(process.env, envOf("primary"), operatorSecretsEnv(secrets));
     await opts.beforeMappings?.(emulators);
     const standbyLambdas =
       opts.standby === false
         ? undefined
-        : await workerLambdas({ ...process.env, ...envOf("standby"), ...opts.standbyEnv } as Record<
-            string,
-            string
-          >);
+        : await workerLambdas(
+            withoutSecrets({ ...process.env, ...envOf("standby"), ...opts.standbyEnv }),
+            secrets,
+          );
     if (standbyLambdas) stops.push(() => standbyLambdas.stop());
     const replicator = standbyLambdas ? await startStackReplicator(opts, emulators) : undefined;
     if (replicator) stops.push(() => replicator.stop());
@@ -135,7 +138,7 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     const primary = await startRegion({
       ...common,
       role: "primary",
-      lambdas: inProcessLambdas(),
+      lambdas: inProcessLambdas(secrets),
       api: apiListener,
     });
     stops.push(() => primary.stop());
@@ -254,6 +257,14 @@ function globalRoutes({
   return async (req, url, body) =>
     (await regionsRoute({ emulators, flags, replicator }, req.method ?? "GET", url.pathname, body)) ??
     base(req, url, body);
+}
+
+/** A Region's environment without the operator's copy of the secrets: the standby's thread runs handlers only. */
+function withoutSecrets(env: NodeJS.ProcessEnv): Record<string, string> {
+  const plain = new Set(Object.keys(operatorSecretsEnv({} satisfies LocalSecrets)));
+  return Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && !plain.has(e[0])),
+  );
 }
 
 function envPort(name: string): number | undefined {
