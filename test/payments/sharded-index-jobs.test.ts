@@ -32,7 +32,7 @@ const ledger = () => loadConfig().ledgerTable;
 /** `n` idempotency keys of `caller` whose payments land in `n` different index shards. */
 function keysInDistinctShards(caller: string, n: number): string[] {
   const byShard = new Map<number, string>();
-  for (let i = 0; byShard.size < n; i++) {
+  while (byShard.size < n) {
     const key = `k-${randomUUID()}`;
     const shard = indexShardOf(paymentIdOf(caller, key));
     if (!byShard.has(shard)) byShard.set(shard, key);
