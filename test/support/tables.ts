@@ -1,5 +1,7 @@
-import { DynamoDBClient, QueryCommand, ScanCommand } from "@aws-sdk/client-dynamodb";
+import { DynamoDBClient, ScanCommand } from "@aws-sdk/client-dynamodb";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { countLedgerIndex, outboxIndexPks } from "@eo/core";
 import { LOCAL_CREDENTIALS } from "../../packages/local/src/stack/regions";
 import type { LocalStack } from "../../packages/local/src/stack/start-stack";
 
@@ -57,17 +59,10 @@ export async function asyncQuiet(stack: LocalStack, timeoutMs = 15_000): Promise
   };
   const db = new DynamoDBClient(where);
   const sqs = new SQSClient({ ...where, endpoint: stack.emulators.endpoints.sqs });
+  const docs = DynamoDBDocumentClient.from(db);
   try {
     for (const until = Date.now() + timeoutMs; ; ) {
-      const outbox = await db.send(
-        new QueryCommand({
-          TableName: r.ledgerTable,
-          IndexName: "gsi1",
-          KeyConditionExpression: "gsi1pk = :outbox",
-          ExpressionAttributeValues: { ":outbox": { S: "OUTBOX" } },
-          Select: "COUNT",
-        }),
-      );
+      const outbox = await countLedgerIndex(docs, r.ledgerTable, outboxIndexPks());
       const { Attributes: q } = await sqs.send(
         new GetQueueAttributesCommand({
           QueueUrl: r.queues.events,
@@ -76,7 +71,7 @@ export async function asyncQuiet(stack: LocalStack, timeoutMs = 15_000): Promise
       );
       const queued =
         Number(q?.ApproximateNumberOfMessages ?? 0) + Number(q?.ApproximateNumberOfMessagesNotVisible ?? 0);
-      if ((outbox.Count ?? 0) === 0 && queued === 0 && stack.psp.webhooksPending() === 0) return;
+      if (outbox === 0 && queued === 0 && stack.psp.webhooksPending() === 0) return;
       if (Date.now() > until) throw new Error("the async path did not settle");
       await new Promise((res) => setTimeout(res, 50));
     }

@@ -24,6 +24,7 @@ export * from "./inbox/injected-crash";
 export * from "./inbox/worker-wiring";
 export * from "./ledger/count-index";
 export * from "./ledger/dynamo-ledger";
+export * from "./ledger/index-shards";
 export { CHARGE_JOURNAL_SK, REFUND_JOURNAL_SK } from "./ledger/journal-and-outbox";
 export * from "./ledger/ledger-items";
 export * from "./ledger/ledger-port";

@@ -1,4 +1,4 @@
-import { DynamoDBClient, QueryCommand } from "@aws-sdk/client-dynamodb";
+import { type AttributeValue, DynamoDBClient, QueryCommand, ScanCommand } from "@aws-sdk/client-dynamodb";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { ChaosApi, emailOf } from "./chaos-api";
 import { activeRole, readRegions, runningRoles } from "./resources";
@@ -142,16 +142,29 @@ async function depthsOf({ active, others, db, sqs }: Awaited<ReturnType<typeof r
   for (const other of others)
     for (const [name, url] of Object.entries(other.queues))
       queues[`${other.role}.${name}`] = await depth(sqs, url);
-  const outbox = await db.send(
-    new QueryCommand({
-      TableName: active.tables.ledger,
-      IndexName: "gsi1",
-      KeyConditionExpression: "gsi1pk = :pk",
-      ExpressionAttributeValues: { ":pk": { S: "OUTBOX" } },
-      Select: "COUNT",
-    }),
-  );
-  return { queues, outboxLeft: outbox.Count ?? 0 };
+  return { queues, outboxLeft: await outboxEntries(db, active.tables.ledger) };
+}
+
+// The outbox's entries in the sparse index, whatever key (or shard of it) the writer chose: a scan of the index,
+// every page, for the keys that begin with OUTBOX. Once the stack is quiet the index holds only what is left.
+async function outboxEntries(db: DynamoDBClient, table: string): Promise<number> {
+  let n = 0;
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await db.send(
+      new ScanCommand({
+        TableName: table,
+        IndexName: "gsi1",
+        FilterExpression: "begins_with(gsi1pk, :outbox)",
+        ExpressionAttributeValues: { ":outbox": { S: "OUTBOX" } },
+        Select: "COUNT",
+        ExclusiveStartKey: start,
+      }),
+    );
+    n += page.Count ?? 0;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return n;
 }
 
 // One read of the resources and one set of clients for the depths and every payment's journal.

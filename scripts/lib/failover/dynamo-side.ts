@@ -6,7 +6,7 @@ import {
   PutCommand,
   ScanCommand,
 } from "@aws-sdk/lib-dynamodb";
-import { countLedgerIndex, type RegionRole } from "@eo/core";
+import { countLedgerIndex, outboxIndexPks, type RegionRole, sweepIndexPks } from "@eo/core";
 import type { RegionSide } from "./region-side";
 
 /** One Region's tables, as the failover script finds them (SST outputs, flags, or the local stack's names). */
@@ -54,8 +54,9 @@ export function dynamoSide(
         .send(new DeleteCommand({ TableName: tables.ledger, Key: canaryKey(id) }))
         .catch(ignoreConditional);
     },
-    outboxBacklog: () => countLedgerIndex(db, tables.ledger, ["OUTBOX"]),
-    unknownPayments: () => countLedgerIndex(db, tables.ledger, ["SWEEP#PENDING", "SWEEP#UNKNOWN"]),
+    outboxBacklog: () => countLedgerIndex(db, tables.ledger, outboxIndexPks()),
+    unknownPayments: () =>
+      countLedgerIndex(db, tables.ledger, [...sweepIndexPks("PENDING"), ...sweepIndexPks("UNKNOWN")]),
     openClaims: (now) => countOpenClaims(db, tables.claims, now),
     hasPayment: async (paymentId) =>
       Boolean(

@@ -21,7 +21,7 @@ export interface RegionSide {
    * 15 minutes), which the drain also waits 10 × out; undefined where there is no such metric (locally).
    */
   recentReplicationLatencyMs?(receivingRegion: string): Promise<number | undefined>;
-  /** Outbox items not yet relayed (the sparse index's OUTBOX entries). */
+  /** Outbox items not yet relayed (the sparse index's outbox entries, every shard). */
   outboxBacklog(): Promise<number>;
   /** Claims still in progress whose lease has not ended. */
   openClaims(now: number): Promise<number>;

@@ -7,6 +7,7 @@ import {
   documentClient,
   type IntentMark,
   intentOfRecord,
+  isOutboxIndexPk,
   loadConfig,
   type NotificationIntent,
   outboxKey,
@@ -256,7 +257,7 @@ export async function outboxItem(eventId: string): Promise<Record<string, unknow
   const cut = eventId.lastIndexOf(":");
   const sk = eventId.slice(cut + 1) === "REFUNDED" ? REFUND_JOURNAL_SK : CHARGE_JOURNAL_SK;
   const entry = await get({ pk: paymentKey(eventId.slice(0, cut)).pk, sk });
-  return entry?.gsi1pk === "OUTBOX" ? entry : undefined;
+  return isOutboxIndexPk(entry?.gsi1pk) ? entry : undefined;
 }
 
 /** Counts the Powertools metrics the handlers add while a test runs (the handlers run in this process). */

@@ -7,7 +7,8 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { cancellationCodes, isConditionFailure } from "../aws/document-client";
-import { CHARGE_OPEN_STATES, mayMove, type PaymentState } from "../payment/payment-state";
+import { CHARGE_OPEN_STATES, isSwept, mayMove, type PaymentState } from "../payment/payment-state";
+import { sweepIndexPk, sweepIndexPks } from "./index-shards";
 import { outboxAgain } from "./journal-and-outbox";
 import {
   ANOMALY_INDEX_PK,
@@ -24,6 +25,7 @@ import {
 import type { GuardConflict, LedgerPort, Move, MoveResult } from "./ledger-port";
 import { unsafeNoRowCatchUp, unsafeRowsLastWriterWins } from "./ledger-test-switches";
 import { type MoveTarget, moveItems, rowPut } from "./move-items";
+import { queryShardedIndex } from "./query-sharded-index";
 import { isStateFact, mergeFacts, type StateFact } from "./state-facts";
 
 /** A row as read: with its facts folded in, and the state its own item stores (what a compare-and-set compares). */
@@ -68,7 +70,7 @@ export class DynamoLedger implements LedgerPort {
               Put: this.putIfAbsent({
                 ...paymentKey(row.payment_id),
                 ...row,
-                ...sweepIndexKey("PENDING", row.updated_at),
+                ...sweepIndexKey("PENDING", row.payment_id, row.updated_at),
               }),
             },
             { Put: this.putIfAbsent({ ...locatorKey(row.caller, row.client_key), ...locator }) },
@@ -161,21 +163,27 @@ export class DynamoLedger implements LedgerPort {
     }
   }
 
+  // The key is set again with the time: the same for a row of this version, and a row an earlier version listed under
+  // its state's single key moves to its shard the first time the resolver sends it to the back (the same 2 index
+  // writes as the time alone, since the sort key changes either way).
   async touchSweep(paymentId: string, state: PaymentState, now: number, retryAt = now): Promise<void> {
     const lookedUp = retryAt > now;
+    const index = isSwept(state) ? { ":pk": sweepIndexPk(state, paymentId) } : {};
+    const set = `SET ${isSwept(state) ? "gsi1pk = :pk, " : ""}gsi1sk = :at`;
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: paymentKey(paymentId),
           UpdateExpression: lookedUp
-            ? "SET gsi1sk = :at, first_not_found_at = if_not_exists(first_not_found_at, :now) ADD lookup_attempts :one"
-            : "SET gsi1sk = :at",
+            ? `${set}, first_not_found_at = if_not_exists(first_not_found_at, :now) ADD lookup_attempts :one`
+            : set,
           ConditionExpression: "#state = :state",
           ExpressionAttributeNames: { "#state": "state" },
           ExpressionAttributeValues: {
             ":at": padTime(retryAt),
             ":state": state,
+            ...index,
             ...(lookedUp ? { ":one": 1, ":now": now } : {}),
           },
         }),
@@ -203,12 +211,13 @@ export class DynamoLedger implements LedgerPort {
     }
   }
 
+  // Anomalies keep one key: the PSP contradicting a final state is rare, and a person clears each.
   async listAnomalies(limit: number): Promise<PaymentRow[]> {
-    return this.queryIndex(ANOMALY_INDEX_PK, undefined, limit);
+    return this.queryIndex([ANOMALY_INDEX_PK], undefined, limit);
   }
 
   async listByState(state: PaymentState, beforeMs: number, limit: number): Promise<PaymentRow[]> {
-    return this.queryIndex(`SWEEP#${state}`, beforeMs, limit);
+    return this.queryIndex(sweepIndexPks(state), beforeMs, limit);
   }
 
   async rememberWebhookEvent(eventId: string, paymentId: string, now: number): Promise<boolean> {
@@ -223,21 +232,13 @@ export class DynamoLedger implements LedgerPort {
     }
   }
 
-  private async queryIndex(pk: string, beforeMs: number | undefined, limit: number): Promise<PaymentRow[]> {
-    const before = beforeMs === undefined ? "" : " AND gsi1sk < :before";
-    const out = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        IndexName: "gsi1",
-        KeyConditionExpression: `gsi1pk = :pk${before}`,
-        ExpressionAttributeValues: {
-          ":pk": pk,
-          ...(beforeMs === undefined ? {} : { ":before": padTime(beforeMs) }),
-        },
-        Limit: limit,
-      }),
-    );
-    return ((out.Items ?? []) as PaymentRow[]).map(rowFields);
+  private async queryIndex(
+    keys: string[],
+    beforeMs: number | undefined,
+    limit: number,
+  ): Promise<PaymentRow[]> {
+    const items = await queryShardedIndex(this.db, { table: this.table, keys, beforeMs, limit });
+    return (items as unknown as PaymentRow[]).map(rowFields);
   }
 
   /** The row as stored, and as its state facts beside it (same partition) make it, in one strongly consistent read. */

@@ -1,12 +1,5 @@
 import { outboxEventIdOf } from "../ids/derive-ids";
-import {
-  OUTBOX_INDEX_PK,
-  type OutboxItem,
-  outboxKey,
-  type PaymentRow,
-  padTime,
-  paymentKey,
-} from "./ledger-items";
+import { type OutboxItem, outboxIndexKey, outboxKey, type PaymentRow, paymentKey } from "./ledger-items";
 
 /** The sort key of a charge's journal entry. */
 export const CHARGE_JOURNAL_SK = "JOURNAL#1";
@@ -105,7 +98,7 @@ function outboxFields(
     created_at: now,
     ...(origin ? { origin_region: origin } : {}),
   };
-  return { ...outbox, gsi1pk: OUTBOX_INDEX_PK, gsi1sk: padTime(now) };
+  return { ...outbox, ...outboxIndexKey(row.payment_id, now) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { PaymentState } from "../payment/payment-state";
 import { unsafeKeepIndexOnMove } from "../payment/payment-test-switches";
+import { outboxIndexPk, sweepIndexPk } from "./index-shards";
 
 /** The payment row: the durable record of the intent, written before any PSP call. */
 export interface PaymentRow {
@@ -99,12 +100,19 @@ export const locatorKey = (caller: string, key: string) => ({
 export const outboxKey = (eventId: string) => ({ pk: `OUTBOX#${eventId}`, sk: "OUTBOX" });
 export const webhookInboxKey = (eventId: string) => ({ pk: `WHIN#${eventId}`, sk: "WEBHOOK" });
 
-/** The sparse state index: only rows whose outcome is still open, and outbox items, carry gsi1pk. */
-export const sweepIndexKey = (state: PaymentState, atMs: number) => ({
-  gsi1pk: `SWEEP#${state}`,
+/**
+ * The sparse state index: only rows whose outcome is still open, and outbox items, carry gsi1pk; an open row is
+ * listed under its state's shard for its payment (`index-shards.ts`).
+ */
+export const sweepIndexKey = (state: PaymentState, paymentId: string, atMs: number) => ({
+  gsi1pk: sweepIndexPk(state, paymentId),
   gsi1sk: padTime(atMs),
 });
-export const OUTBOX_INDEX_PK = "OUTBOX";
+/** An event's entry in the outbox list of the sparse index, under its payment's shard. */
+export const outboxIndexKey = (paymentId: string, atMs: number) => ({
+  gsi1pk: outboxIndexPk(paymentId),
+  gsi1sk: padTime(atMs),
+});
 /** Rows with an anomaly, for the resolver's report; they stay listed until a person clears them. */
 export const ANOMALY_INDEX_PK = "ANOMALY";
 

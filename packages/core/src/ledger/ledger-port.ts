@@ -52,8 +52,9 @@ export interface LedgerPort {
   /** Writes a row that is behind its state facts forward to them, alone; answers the row as it reads now. */
   catchUp(paymentId: string, now: number): Promise<MoveResult>;
   /**
-   * Sends an unsettled row to the back of the sweep index, so that rows behind it get their turn; with a
-   * later `retryAt` it also counts a lookup that found nothing and keeps the row out of passes until then.
+   * Sends an unsettled row to the back of the sweep index (under its payment's shard), so that rows behind it get
+   * their turn; with a later `retryAt` it also counts a lookup that found nothing and keeps the row out of passes
+   * until then.
    */
   touchSweep(paymentId: string, state: PaymentState, now: number, retryAt?: number): Promise<void>;
   /** Records an anomaly on the row once and lists it for the resolver's report; false if one is there. */
@@ -62,6 +63,9 @@ export interface LedgerPort {
   rememberWebhookEvent(eventId: string, paymentId: string, now: number): Promise<boolean>;
   /** Rows with a recorded anomaly. */
   listAnomalies(limit: number): Promise<PaymentRow[]>;
-  /** Rows in `state` last changed before `beforeMs`, from the sparse state index (never a scan). */
+  /**
+   * Rows in `state` last changed before `beforeMs`, oldest first over every shard of the sparse state index (and the
+   * earlier version's single key), at most `limit` (never a scan).
+   */
   listByState(state: PaymentState, beforeMs: number, limit: number): Promise<PaymentRow[]>;
 }

@@ -68,7 +68,7 @@ export function moveItems(
 /** The put of a row on the condition that its stored state is still `stored`. */
 export function rowPut(table: string, next: PaymentRow, stored: PaymentState, now: number): TransactItem {
   const index = isSwept(next.state)
-    ? sweepIndexKey(next.state, now)
+    ? sweepIndexKey(next.state, next.payment_id, now)
     : next.anomaly
       ? { gsi1pk: ANOMALY_INDEX_PK, gsi1sk: padTime(next.anomaly.at) }
       : {};

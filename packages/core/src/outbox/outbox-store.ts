@@ -1,24 +1,22 @@
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  QueryCommand,
-  UpdateCommand,
-} from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { isConditionFailure } from "../aws/document-client";
-import { OUTBOX_INDEX_PK, type OutboxItem, outboxKey, padTime } from "../ledger/ledger-items";
+import { outboxIndexPks } from "../ledger/index-shards";
+import { type OutboxItem, outboxKey } from "../ledger/ledger-items";
+import { queryShardedIndex } from "../ledger/query-sharded-index";
 
 /** The outbox items in the ledger table, as the relay and the sweep see them. */
 export interface OutboxStore {
   /** Takes a sent event out of the outbox; one that is already out is fine. */
   remove(item: OutboxItem): Promise<void>;
-  /** Items created before `beforeMs`, oldest first, at most `limit`. */
+  /** Items created before `beforeMs`, oldest first over every shard of the outbox list, at most `limit`. */
   listOlderThan(beforeMs: number, limit: number): Promise<OutboxItem[]>;
 }
 
 /**
  * The outbox on the ledger table: each event rides on the journal entry written with its move, listed in the
- * sparse index gsi1 ("OUTBOX", created_at) until it is sent; a caught-up move's event is an item of its own
- * (pk `OUTBOX#{event_id}`), listed the same way.
+ * sparse index gsi1 (`OUTBOX#S{shard of its payment}`, created_at) until it is sent; a caught-up move's event is an
+ * item of its own (pk `OUTBOX#{event_id}`), listed the same way. Items an earlier version listed under the single
+ * key `OUTBOX` are read too (`index-shards.ts`).
  */
 export class DynamoOutboxStore implements OutboxStore {
   constructor(
@@ -47,23 +45,8 @@ export class DynamoOutboxStore implements OutboxStore {
   }
 
   async listOlderThan(beforeMs: number, limit: number): Promise<OutboxItem[]> {
-    const items: OutboxItem[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: "gsi1",
-          KeyConditionExpression: "gsi1pk = :pk AND gsi1sk < :before",
-          ExpressionAttributeValues: { ":pk": OUTBOX_INDEX_PK, ":before": padTime(beforeMs) },
-          Limit: limit - items.length,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []).map(withEntry));
-      start = out.LastEvaluatedKey;
-    } while (start && items.length < limit);
-    return items;
+    const keys = outboxIndexPks();
+    return (await queryShardedIndex(this.db, { table: this.table, keys, beforeMs, limit })).map(withEntry);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { countLedgerIndex } from "@eo/core";
+import { countLedgerIndex, sweepIndexPks } from "@eo/core";
 
 const STATES = ["PENDING", "UNKNOWN", "REFUND_PENDING", "REFUND_UNKNOWN"] as const;
 
@@ -8,10 +8,10 @@ export type LedgerBacklog = Record<(typeof STATES)[number], number> & { total: n
 
 /**
  * Counts the payments a resolver pass could still have to settle (`GET /_local/backlog`): the load test's
- * "unknown backlog", read from the same sparse index the resolver reads, every page of it.
+ * "unknown backlog", read from the same sparse index the resolver reads, every shard and every page of it.
  */
 export async function readLedgerBacklog(db: DynamoDBDocumentClient, table: string): Promise<LedgerBacklog> {
-  const counts = await Promise.all(STATES.map((state) => countLedgerIndex(db, table, [`SWEEP#${state}`])));
+  const counts = await Promise.all(STATES.map((state) => countLedgerIndex(db, table, sweepIndexPks(state))));
   const out = Object.fromEntries(STATES.map((s, i) => [s, counts[i] ?? 0])) as LedgerBacklog;
   out.total = counts.reduce((a, b) => a + b, 0);
   return out;

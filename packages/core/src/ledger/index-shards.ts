@@ -1,0 +1,52 @@
+import { shardOf } from "../merchant/balance-shards";
+import type { PaymentState } from "../payment/payment-state";
+
+/**
+ * How many partitions each list of the sparse index gsi1 (the outbox, and each open state the resolver reads) is
+ * spread over. One list under one key is one index partition, and a partition takes at most 1,000 write units a
+ * second; its sort key is a time, always rising, so DynamoDB cannot split it for heat either. Each payment costs a
+ * list 2 index writes (its entry, then the entry's removal, each under 1 KB), so one key caps a Region near 500
+ * payments/s. 8 keys lift that to about 4,000/s, as far as the ledger table's own default on-demand quota takes it
+ * (40,000 write units/s per table, over the 10 base-table write units a payment costs it: guard 4, settle 4,
+ * webhook 1, relay 1); more shards would not raise the ceiling before that quota is raised, and every reader pays one
+ * query per shard (the resolver reads 4 states, 9 keys each with the earlier version's, each minute).
+ *
+ * The count is fixed: an entry stays in the shard its payment's id picks until its row moves, so readers must always
+ * read every shard any writer used. Raising it means reading the old count's keys too until they are empty.
+ */
+export const INDEX_SHARDS = 8;
+
+/** The shard of a payment's index entries: a hash of its id, so every write of its row and its events picks the same. */
+export const indexShardOf = (paymentId: string): number => shardOf(paymentId, INDEX_SHARDS);
+
+const shardSuffix = (shard: number): string => `#S${String(shard).padStart(2, "0")}`;
+const ALL_SHARDS = Array.from({ length: INDEX_SHARDS }, (_, shard) => shard);
+
+/** The outbox's single key before it was sharded; items an earlier version wrote (or is still writing) carry it. */
+export const LEGACY_OUTBOX_INDEX_PK = "OUTBOX";
+/** An open state's single key before it was sharded. */
+export const legacySweepIndexPk = (state: PaymentState): string => `SWEEP#${state}`;
+
+/** The outbox index key of a payment's events. */
+export const outboxIndexPk = (paymentId: string): string =>
+  `${LEGACY_OUTBOX_INDEX_PK}${shardSuffix(indexShardOf(paymentId))}`;
+
+/** The sweep index key of a payment's row while it is open in `state`. */
+export const sweepIndexPk = (state: PaymentState, paymentId: string): string =>
+  `${legacySweepIndexPk(state)}${shardSuffix(indexShardOf(paymentId))}`;
+
+/** Every outbox index key a reader must read: each shard, then the earlier version's single key. */
+export const outboxIndexPks = (): string[] => [
+  ...ALL_SHARDS.map((s) => `${LEGACY_OUTBOX_INDEX_PK}${shardSuffix(s)}`),
+  LEGACY_OUTBOX_INDEX_PK,
+];
+
+/** Every sweep index key of `state` a reader must read: each shard, then the earlier version's single key. */
+export const sweepIndexPks = (state: PaymentState): string[] => [
+  ...ALL_SHARDS.map((s) => `${legacySweepIndexPk(state)}${shardSuffix(s)}`),
+  legacySweepIndexPk(state),
+];
+
+/** Whether an item's gsi1pk lists it in the outbox (any shard, or the earlier single key). */
+export const isOutboxIndexPk = (pk: unknown): boolean =>
+  typeof pk === "string" && outboxIndexPks().includes(pk);
