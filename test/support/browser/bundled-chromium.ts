@@ -38,7 +38,11 @@ export async function bundledChromium(): Promise<{ path?: string; reason?: strin
   const { version } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string };
   // Versioned, beside the install: an upgrade inflates anew, `npm ci` clears it, /tmp holds no 200 MB copy.
   const path = join(dir, "../../.cache/effectively-once", `chromium-${version}`, "chromium");
-  if (!existsSync(path)) await inflate(packed, path);
+  try {
+    if (!existsSync(path)) await inflate(packed, path);
+  } catch (err) {
+    return { reason: `could not inflate ${packed} into ${dirname(path)}: ${(err as Error).message}` };
+  }
   return { path };
 }
 

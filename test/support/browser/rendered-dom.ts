@@ -38,7 +38,8 @@ export async function renderedDom(url: string, timeoutMs = 60_000): Promise<stri
     });
     const read = readDom(cdp, url);
     const dom = await Promise.race([read, failed]);
-    await cdp.send("Browser.close").catch(() => undefined);
+    // A browser may exit before it answers Browser.close.
+    await Promise.race([cdp.send("Browser.close").catch(() => undefined), exited]);
     return dom;
   } finally {
     clearTimeout(timer);

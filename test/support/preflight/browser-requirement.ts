@@ -4,8 +4,8 @@ import { type Browser, type BrowserSources, findBrowser } from "../browser/find-
 export const BROWSER_NEEDS = [
   "A headless Chromium or Chrome.",
   "  why: test/story/story.test.ts loads the story's page and reads what its scripts drew.",
-  "  install: nothing on Linux x86_64: `npm ci` brings one (@sparticuz/chromium; it needs libnss3, which",
-  "           any JDK package brings: apt-get install libnss3). Elsewhere, or to use another browser:",
+  "  install: nothing on Linux x86_64: `npm ci` brings one (@sparticuz/chromium); it needs libnss3",
+  "           (apt-get install libnss3; Debian's JDK packages bring it). Elsewhere, or for another browser:",
   "           apt-get install chromium (Debian) or chromium-browser (Ubuntu) or google-chrome-stable,",
   "           or set CHROMIUM_PATH to a Chromium or Chrome binary.",
 ].join("\n");
