@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 // files run in parallel without colliding; two workers match the 2-core machines this runs on.
 export default defineConfig({
   test: {
+    // Checks Java and the browser before any file starts: a missing one stops the run at once with what to install.
+    globalSetup: ["test/support/preflight/global-setup.ts"],
     include: ["test/**/*.test.ts", "packages/*/test/**/*.test.ts"],
     pool: "forks",
     maxWorkers: 2,

@@ -2,25 +2,12 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { renderedDom } from "../support/browser/rendered-dom";
 
 const dir = mkdtempSync(join(tmpdir(), "story-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Loads a page in Debian's headless Chromium and answers the DOM after its scripts ran. */
-function renderedDom(file: string): Promise<string> {
-  const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"];
-  const quiet = ["--disable-background-networking", "--disable-component-update", "--disable-sync"];
-  const profile = `--user-data-dir=${mkdtempSync(join(dir, "chromium-"))}`;
-  return new Promise((resolve, reject) => {
-    execFile(
-      "/usr/bin/chromium",
-      [...flags, ...quiet, profile, "--dump-dom", `file://${file}`],
-      { timeout: 60_000, maxBuffer: 8 * 1024 * 1024 },
-      (err, stdout) => (err ? reject(err) : resolve(String(stdout))),
-    );
-  });
-}
 
 /** Runs `npm run story` as a person would (its own private stack, both Regions); answers its exit code and output. */
 function story(args: string[] = []): Promise<{ code: number; out: string }> {
@@ -39,8 +26,8 @@ describe("npm run story (Part 13, on the real local stack)", () => {
     // act
     const page = join(dir, "story.html");
     const { code, out } = await story(["--html", page]);
-    const dom = await renderedDom(page);
-    // assess: the page, as Chromium rendered it, shows the same count
+    const dom = await renderedDom(pathToFileURL(page).href);
+    // assess: the page, as headless Chromium rendered it, shows the same count
     expect(dom).toContain("<li>charges at the PSP: 1</li>");
     expect(dom).toContain("<li>m1 balance: R1 15000, R2 15000</li>");
     expect(dom).toContain("<li>notifications shown: 1 (on the screen 1, alerts 2)</li>");
