@@ -44,10 +44,11 @@ export const OPERATOR_GRANTS: readonly OperatorGrant[] = [
       "dynamodb:DeleteItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
+      "dynamodb:Query",
       "dynamodb:Scan",
       "dynamodb:UpdateItem",
     ],
-    why: "reconcile scans payment rows; failover's canary and row checks; resolve-unknowns settles rows (transactions)",
+    why: "reconcile scans payment rows; failover's canary and row checks; resolve-unknowns reads a payment's items and settles them (transactions)",
   },
   {
     sid: "LedgerIndexes",

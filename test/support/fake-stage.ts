@@ -3,7 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RegionRole } from "@eo/core";
 import type { LocalStack } from "../../packages/local/src/stack/start-stack";
-import { type OperatorRegionArns, operatorPolicyDocument } from "../../stacks/operator-grants";
+import {
+  type OperatorPolicyDocument,
+  type OperatorRegionArns,
+  operatorPolicyDocument,
+} from "../../stacks/operator-grants";
 import { isAllowed } from "../infra/support/iam";
 import { startAwsWire, type WireCall } from "./aws-wire";
 
@@ -61,9 +65,9 @@ export async function fakeStage(stack: LocalStack, stage = "test") {
       SST_RESOURCE_App: JSON.stringify({ name: "effectively-once", stage }),
     },
     /** The requests the wire saw that the on-call policy would refuse, as `action on resource` lines. */
-    refused: (calls: WireCall[] = wire.calls) =>
+    refused: (calls: WireCall[] = wire.calls, by: OperatorPolicyDocument = policy) =>
       calls
-        .filter((c) => !isAllowed([policy], c.action, arnOfCall(c)))
+        .filter((c) => !isAllowed([by], c.action, arnOfCall(c)))
         .map((c) => `${c.action} on ${arnOfCall(c)}`),
     stop: async () => {
       await wire.stop();
