@@ -40,7 +40,6 @@ export const OPERATOR_GRANTS: readonly OperatorGrant[] = [
     sid: "Ledger",
     on: "ledger",
     actions: [
-      "dynamodb:ConditionCheckItem",
       "dynamodb:DeleteItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",

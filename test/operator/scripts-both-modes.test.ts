@@ -25,7 +25,8 @@ const local = (script: string, ...args: string[]) =>
 /** Pays and settles what the PSP has not answered yet (a busy machine's first payments may outrun the deadline). */
 async function paid(n: number): Promise<void> {
   const token = await api().token("u-both");
-  for (let i = 0; i < n; i++) expect([201, 202]).toContain((await api().pay(token, newKey(), order42())).status);
+  for (let i = 0; i < n; i++)
+    expect([201, 202]).toContain((await api().pay(token, newKey(), order42())).status);
   await api().local("POST", "/run/resolver");
 }
 
@@ -37,7 +38,9 @@ async function staged(script: string, ...args: string[]) {
   });
   const calls = stage.calls.slice(from);
   if (process.env.EO_SHOW_CALLS)
-    console.log(script, [...new Set(calls.map((c) => `${c.action} ${c.region} ${JSON.stringify(c.resource)}`))]);
+    console.log(script, [
+      ...new Set(calls.map((c) => `${c.action} ${c.region} ${JSON.stringify(c.resource)}`)),
+    ]);
   return { ...run, calls, refused: stage.refused(calls) };
 }
 
@@ -50,10 +53,13 @@ describe("npm run reconcile, --local and --stage", () => {
     const byPort = await local("reconcile", "--since", since);
     const byStage = await staged("reconcile", "--since", since);
     // assess
-    const counts = (out: string) => /PSP charges (\d+), ledger payments (\d+), matched (\d+)/.exec(out)?.slice(1);
+    const counts = (out: string) =>
+      /PSP charges (\d+), ledger payments (\d+), matched (\d+)/.exec(out)?.slice(1);
     for (const run of [byPort, byStage]) {
       expect(run.code, run.out).toBe(0);
-      expect(run.out).toMatch(/the primary ledger \(ledger in us-east-1; active per the authority, epoch \d+\)/);
+      expect(run.out).toMatch(
+        /the primary ledger \(ledger in us-east-1; active per the authority, epoch \d+\)/,
+      );
       expect(Number(counts(run.out)?.[2])).toBeGreaterThanOrEqual(3);
       expect(run.out).toMatch(/result: the PSP and the ledger match \(exit 0\)/);
     }
@@ -82,7 +88,9 @@ describe("npm run resolve-unknowns, --local and --stage", () => {
     const real = await staged("resolve-unknowns");
     // assess
     expect(dry.code, dry.out).toBe(0);
-    expect(dry.out).toMatch(/\d+ payment\(s\) to examine in the primary Region \(us-east-1; active per the authority/);
+    expect(dry.out).toMatch(
+      /\d+ payment\(s\) to examine in the primary Region \(us-east-1; active per the authority/,
+    );
     expect(dry.out).toContain(`would replay ${a.body.payment_id}`);
     expect(callsAfterDryRun).toBe(pspCalls);
     expect(passive.code, passive.out).toBe(2);
@@ -116,7 +124,9 @@ describe("npm run redrive-dlq, --local and --stage", () => {
     const real = await staged("redrive-dlq", "--dedup-window-s", "0");
     // assess
     expect(dry.code, dry.out).toBe(0);
-    expect(dry.out).toMatch(/dry run: redriving .*primary-events-dlq\.fifo -> .*primary-events\.fifo, the primary Region/);
+    expect(dry.out).toMatch(
+      /dry run: redriving .*primary-events-dlq\.fifo -> .*primary-events\.fifo, the primary Region/,
+    );
     expect(dry.out).toMatch(/summary: examined 1, would move 1, left 0/);
     expect(depthAfterDryRun).toBe(1);
     expect(real.code, real.out).toBe(0);
@@ -132,7 +142,8 @@ describe("the on-call policy check of the stage runs", () => {
   it("objects when an action the runs made is taken out of the policy", () => {
     // prepare: the stage's policy without the ledger's Scan
     const broken = structuredClone(stage.policy);
-    for (const st of broken.Statement) st.Action = st.Action.filter((a) => a !== "dynamodb:Scan" || st.Sid !== "Ledger");
+    for (const st of broken.Statement)
+      st.Action = st.Action.filter((a) => a !== "dynamodb:Scan" || st.Sid !== "Ledger");
     // act
     const refused = stage.refused(stage.calls, broken);
     // assess
