@@ -37,10 +37,6 @@ async function staged(script: string, ...args: string[]) {
     ...stage.env,
   });
   const calls = stage.calls.slice(from);
-  if (process.env.EO_SHOW_CALLS)
-    console.log(script, [
-      ...new Set(calls.map((c) => `${c.action} ${c.region} ${JSON.stringify(c.resource)}`)),
-    ]);
   return { ...run, calls, refused: stage.refused(calls) };
 }
 
