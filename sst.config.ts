@@ -22,6 +22,7 @@ export default $config({
     const { createQueues } = await import("./stacks/queues");
     const { createRegion } = await import("./stacks/region");
     const { failoverOutputs } = await import("./stacks/failover-outputs");
+    const { operatorPolicy } = await import("./stacks/operator-policy");
 
     const config = readConfig($app.stage);
     const providers = {
@@ -36,6 +37,7 @@ export default $config({
     const shared = { config, providers, secrets, tables, authority, queues };
     const primary = createRegion("primary", shared);
     const standby = createRegion("standby", shared);
+    const functions = { primary: primary.functions, standby: standby.functions };
 
     return {
       claimMode: config.claimMode,
@@ -46,12 +48,11 @@ export default $config({
       standbyApi: standby.api.url,
       // Each Region's alarms page through its topic; subscribe more on-call endpoints to these.
       onCallTopics: { primary: primary.onCall.topic.arn, standby: standby.onCall.topic.arn },
-      // What `npm run failover` reads (data-plane calls only): each Region's tables and scheduled functions, and
-      // where the authority lives.
-      failover: failoverOutputs(config.regions, tables.byRole, authority, {
-        primary: primary.functions,
-        standby: standby.functions,
-      }),
+      // What the operator scripts read with `--stage` (data-plane calls only): the stage, each Region's tables,
+      // queues and scheduled functions, and where the authority lives.
+      failover: failoverOutputs(config, tables.byRole, authority, functions, queues.byRole),
+      // The on-call IAM policy: exactly what those scripts do, on this stage's resources (stacks/operator-policy.ts).
+      operatorPolicy: operatorPolicy({ tables: tables.byRole, authority, queues: queues.byRole, functions }),
     };
   },
 });

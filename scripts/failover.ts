@@ -1,5 +1,5 @@
 /**
- * Moves the active Region: `npm run failover -- --to standby|primary [--dry-run] [--force] [--local] [--json]`.
+ * Moves the active Region: `npm run failover -- --to standby|primary [--dry-run] [--force] [--local|--stage <s>] [--json]`.
  * A data-plane switch (DynamoDB and Lambda Invoke only, never a deploy): one write to the Region authority fences the
  * old Region and names the new one from the end of the act window; then the drain is checked, the new Region's
  * resolver and outbox sweep run, and every recent PSP charge is checked for a row.
@@ -8,31 +8,34 @@
  */
 import { parseArgs } from "node:util";
 import { actWindowMs, loadTunables, type RegionRole } from "@eo/core";
-import { awsSides, awsTargets } from "./lib/failover/aws-sides";
-import { LOCAL_FAILOVER_SETTINGS, localSides, localTargets } from "./lib/failover/local-sides";
+import { awsSides } from "./lib/failover/aws-sides";
+import { LOCAL_FAILOVER_SETTINGS, localSides, localTargetsOf } from "./lib/failover/local-sides";
 import { Progress } from "./lib/failover/progress";
 import type { FailoverSides } from "./lib/failover/region-side";
 import { runFailover } from "./lib/failover/run-failover";
+import { findTarget } from "./lib/target/find-target";
+import { pspFor } from "./lib/target/psp-access";
+import { type Target, TargetError } from "./lib/target/target";
+import { chooseTarget, TARGET_OPTIONS, TARGET_USAGE } from "./lib/target/target-args";
 
-const usage = `usage: npm run failover -- --to standby|primary [--dry-run] [--force] [--local] [--json]
+const usage = `usage: npm run failover -- --to standby|primary [--dry-run] [--force] [--local|--stage <s>] [--json]
   --to <region>        the Region to make active (primary or standby)
   --dry-run            print the plan and the pre-checks' numbers; change nothing
   --force              fail over although the old Region does not answer (it is fenced through the authority, not drained)
-  --local              the local stack (ports from API_PORT, STANDBY_API_PORT, DYNAMODB_PORT, PSP_PORT)
-  --outputs <file>     AWS: the stage's SST outputs (default .sst/outputs.json), with each Region's tables and jobs
-  --verify-hours <h>   check the PSP's charges of the last h hours (default 6; needs PSP_URL and PSP_API_KEY in AWS)
+${TARGET_USAGE}
+  --outputs <file>     alone: a stage's outputs file as it is, its stage unchecked
+  --verify-hours <h>   check the PSP's charges of the last h hours (default 6)
   --json               print a JSON report on stdout (progress goes to stderr)`;
 
 function parse() {
   try {
     const { values } = parseArgs({
       options: {
+        ...TARGET_OPTIONS,
         to: { type: "string" },
         "dry-run": { type: "boolean", default: false },
         force: { type: "boolean", default: false },
-        local: { type: "boolean", default: false },
         json: { type: "boolean", default: false },
-        outputs: { type: "string", default: ".sst/outputs.json" },
         "verify-hours": { type: "string", default: "6" },
         help: { type: "boolean", default: false },
       },
@@ -45,14 +48,25 @@ function parse() {
   }
 }
 
-function sidesFor(local: boolean, outputs: string): FailoverSides {
-  return local ? localSides(localTargets()) : awsSides(awsTargets(outputs));
+/** The stage or outputs file's sides, or the local stack's; `outputs` alone is the explicit way. */
+async function targetOf(args: NonNullable<ReturnType<typeof parse>>): Promise<Target> {
+  const explicit = args.outputs !== undefined && args.stage === undefined && !args.local;
+  const t = await findTarget(chooseTarget(args, explicit));
+  if (!t) throw new TargetError("refused: no target");
+  return t;
 }
 
-function pspOf(local: boolean) {
-  const url = process.env.PSP_URL ?? (local ? `http://127.0.0.1:${process.env.PSP_PORT || 3001}` : undefined);
-  const apiKey = process.env.PSP_API_KEY ?? (local ? "sk_local" : undefined);
-  return url && apiKey ? { url, apiKey } : undefined;
+function sidesFor(t: Target): FailoverSides {
+  return t.local ? localSides(localTargetsOf(t)) : awsSides(t);
+}
+
+/** The PSP, to verify with; a stage without its secrets at hand verifies nothing and says so. */
+function pspOf(t: Target) {
+  try {
+    return pspFor(t);
+  } catch {
+    return undefined;
+  }
 }
 
 async function main(): Promise<number> {
@@ -62,15 +76,18 @@ async function main(): Promise<number> {
     return process.argv.includes("--help") ? 0 : 2;
   }
   const p = new Progress(args.json ? (l) => console.error(l) : (l) => console.log(l));
+  let target: Target;
   let sides: FailoverSides;
   try {
-    sides = sidesFor(args.local, args.outputs);
+    target = await targetOf(args);
+    sides = sidesFor(target);
   } catch (err) {
-    console.error(`refused: ${(err as Error).message}`);
+    if (!(err instanceof TargetError)) throw err;
+    console.error(`${err.message}\n${usage}`);
     return 2;
   }
   p.say(
-    `failover to ${args.to}${args["dry-run"] ? " (dry run)" : ""}${args.force ? " (forced)" : ""}, ${args.local ? "local stack" : `AWS (${args.outputs})`}`,
+    `failover to ${args.to}${args["dry-run"] ? " (dry run)" : ""}${args.force ? " (forced)" : ""}, ${target.where}`,
   );
   const outcome = await runFailover(
     p,
@@ -80,12 +97,14 @@ async function main(): Promise<number> {
       canaryTimeoutMs: 20_000,
       drainFloorMs: 2_000,
       // The deployment's tunables as its functions read them (the same variables and defaults).
-      actWindowMs: args.local ? LOCAL_FAILOVER_SETTINGS.actWindowMs : actWindowMs(loadTunables(process.env)),
+      actWindowMs: target.local
+        ? LOCAL_FAILOVER_SETTINGS.actWindowMs
+        : actWindowMs(loadTunables(process.env)),
       clockMarginMs: loadTunables(process.env).clockMarginMs,
       leaseWaitMs: 30_000,
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
       rounds: 5,
-      psp: pspOf(args.local),
+      psp: pspOf(target),
       verifyHours: args.hours,
     },
   );

@@ -1,7 +1,9 @@
 /**
- * Compares what the PSP charged with what the ledger holds, for a period: `npm run reconcile -- --since <ISO time>
- * [--json] [--stale-minutes 60]`. Read-only. It needs AWS_REGION, LEDGER_TABLE, PSP_URL and PSP_API_KEY (locally
- * also AWS_ENDPOINT_URL_DYNAMODB). Exit 0 when everything matches, 1 on any discrepancy, 2 usage.
+ * Compares what the PSP charged with what the ledger holds, for a period:
+ * `npm run reconcile -- --since <ISO time> [--local|--stage <s>] [--region <role>] [--json] [--stale-minutes 60]`.
+ * Read-only. The ledger is the replica of the Region the authority names active (or `--region`'s); `--env` reads
+ * AWS_REGION, LEDGER_TABLE, PSP_URL and PSP_API_KEY instead (locally also AWS_ENDPOINT_URL_DYNAMODB).
+ * Exit 0 when everything matches, 1 on any discrepancy or a side that could not be read, 2 usage.
  */
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
@@ -10,13 +12,30 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
   discrepancyCounts,
   missingEnv,
+  type ReconcileSources,
   type Reconciliation,
   reconcileSince,
   reconcileSources,
 } from "@eo/core";
+import { regionToActOn } from "./lib/target/authority";
+import { dynamoIn } from "./lib/target/clients";
+import { findTarget } from "./lib/target/find-target";
+import { pspFor } from "./lib/target/psp-access";
+import { TargetError } from "./lib/target/target";
+import {
+  chooseTarget,
+  REGION_OPTION,
+  REGION_USAGE,
+  regionFlag,
+  TARGET_OPTIONS,
+  TARGET_USAGE,
+} from "./lib/target/target-args";
 
-const usage = `usage: npm run reconcile -- --since <ISO time> [--json] [--stale-minutes <n>]
+const usage = `usage: npm run reconcile -- --since <ISO time> [--local|--stage <s>] [--region <role>] [--json] [--stale-minutes <n>]
   --since <time>        the start of the period, e.g. 2026-12-01T00:00:00Z
+${TARGET_USAGE}
+${REGION_USAGE}
+  --env                instead of --local/--stage: AWS_REGION, LEDGER_TABLE, PSP_URL, PSP_API_KEY from the environment
   --stale-minutes <n>   a payment unknown for longer than this is a discrepancy (default 60)
   --json                print the report as JSON on stdout (progress goes to stderr)`;
 
@@ -24,6 +43,9 @@ function args() {
   try {
     const { values } = parseArgs({
       options: {
+        ...TARGET_OPTIONS,
+        ...REGION_OPTION,
+        env: { type: "boolean", default: false },
         since: { type: "string" },
         json: { type: "boolean", default: false },
         "stale-minutes": { type: "string", default: "60" },
@@ -32,10 +54,49 @@ function args() {
     const since = Date.parse(values.since ?? "");
     const stale = Number(values["stale-minutes"]);
     if (!values.since || Number.isNaN(since) || !(stale > 0)) return undefined;
-    return { since, stale, json: values.json };
+    return { ...values, since, stale };
   } catch {
     return undefined;
   }
+}
+
+type Args = NonNullable<ReturnType<typeof args>>;
+
+/** Both sides from the target (`--local`, `--stage`) or from the environment (`--env`), and what they are. */
+async function sourcesOf(a: Args): Promise<{ sources: ReconcileSources; what: string }> {
+  const target = await findTarget(chooseTarget(a, a.env));
+  if (!target) {
+    if (a.region !== undefined) throw new TargetError("refused: --region goes with --local or --stage");
+    const missing = missingEnv(process.env, ["AWS_REGION", "LEDGER_TABLE", "PSP_URL", "PSP_API_KEY"]);
+    if (missing.length > 0)
+      throw new TargetError(
+        `refused: ${missing.join(", ")} not set; this script assumes no Region, table or PSP`,
+      );
+    const [ledgerTable, pspUrl, apiKey] = ["LEDGER_TABLE", "PSP_URL", "PSP_API_KEY"].map(
+      (k) => process.env[k] as string,
+    ) as [string, string, string];
+    return {
+      sources: reconcileSources({
+        db: DynamoDBDocumentClient.from(new DynamoDBClient({ maxAttempts: 3 })),
+        ledgerTable,
+        pspUrl,
+        apiKey: () => apiKey,
+      }),
+      what: `the ledger ${ledgerTable} in ${process.env.AWS_REGION} (from the environment)`,
+    };
+  }
+  const psp = pspFor(target);
+  const { role, why } = await regionToActOn(target, regionFlag(a.region));
+  const r = target.regions[role];
+  return {
+    sources: reconcileSources({
+      db: dynamoIn(target, r.region),
+      ledgerTable: r.ledger,
+      pspUrl: psp.url,
+      apiKey: () => psp.apiKey,
+    }),
+    what: `the ${role} ledger (${r.ledger} in ${r.region}; ${why}) of ${target.where}`,
+  };
 }
 
 function print(r: Reconciliation, runId: string, log: (l: string) => void): void {
@@ -62,20 +123,18 @@ async function main(): Promise<number> {
     console.error(usage);
     return 2;
   }
-  const missing = missingEnv(process.env, ["AWS_REGION", "LEDGER_TABLE", "PSP_URL", "PSP_API_KEY"]);
-  if (missing.length > 0) {
-    console.error(`refused: ${missing.join(", ")} not set; this script assumes no Region, table or PSP`);
+  let found: Awaited<ReturnType<typeof sourcesOf>>;
+  try {
+    found = await sourcesOf(a);
+  } catch (err) {
+    if (!(err instanceof TargetError)) throw err;
+    console.error(`${err.message}\n${usage}`);
     return 2;
   }
+  const { sources, what } = found;
   const runId = randomUUID();
   const log = a.json ? (l: string) => console.error(l) : (l: string) => console.log(l);
-  log(`reconcile run ${runId}: since ${new Date(a.since).toISOString()}, read-only`);
-  const sources = reconcileSources({
-    db: DynamoDBDocumentClient.from(new DynamoDBClient({ maxAttempts: 3 })),
-    ledgerTable: process.env.LEDGER_TABLE as string,
-    pspUrl: process.env.PSP_URL as string,
-    apiKey: () => process.env.PSP_API_KEY as string,
-  });
+  log(`reconcile run ${runId}: since ${new Date(a.since).toISOString()}, read-only; ${what}`);
   const report = await reconcileSince(sources, {
     sinceMs: a.since,
     now: Date.now(),

@@ -10,23 +10,59 @@ import {
   settleUnknowns,
 } from "@eo/core";
 import { refusalOf } from "./lib/script-env";
+import { regionToActOn } from "./lib/target/authority";
+import { findTarget } from "./lib/target/find-target";
+import { pspFor } from "./lib/target/psp-access";
+import { resolverEnvironment } from "./lib/target/resolver-env";
+import { TargetError } from "./lib/target/target";
+import {
+  chooseTarget,
+  REGION_OPTION,
+  REGION_USAGE,
+  regionFlag,
+  TARGET_OPTIONS,
+  TARGET_USAGE,
+} from "./lib/target/target-args";
 
 // The resolver, run by hand (for example after a PSP outage, at 3 a.m.): settles unknown and stale
 // payments and refunds with their derived keys, under the resolver's own PSP rate cap.
-//   npx tsx scripts/resolve-unknowns.ts [--dry-run] [--limit 100]
-// It reads the same environment as the resolver function and assumes none of it: AWS_REGION, REGION_ROLE,
-// REGION_ACTIVE (true or false), CLAIM_MODE (home or mrsc), the table names, EVENTS_QUEUE_URL, PSP_URL and the
-// PSP API key (PSP_API_KEY, or the linked PspApiKey under `sst shell`); locally also AWS_ENDPOINT_URL_DYNAMODB.
+//   npm run resolve-unknowns -- --local|--stage <s> [--region primary|standby] [--dry-run] [--limit 100]
+// It acts in the Region the authority names active (or --region's), with the environment the stage's resolver
+// function has (its tables, queue, claim mode, tunables) built from the target; `--env` reads that environment from
+// the variables instead: AWS_REGION, REGION_ROLE, CLAIM_MODE (home or mrsc), the table names, EVENTS_QUEUE_URL,
+// PSP_URL and the PSP API key (PSP_API_KEY, or the linked PspApiKey under `sst shell`).
 // Exit codes: 0 all examined payments settled (or, with --dry-run, listed); 1 some stayed unknown, an anomaly
-// (the PSP charged a FAILED payment) is listed, or the rate cap stopped the pass (run it again later); 2 usage, a missing or odd environment, or this Region is
-// the passive standby (nothing called, nothing changed).
-const usage = `usage: npx tsx scripts/resolve-unknowns.ts [--dry-run] [--limit <n>]
-  --dry-run      list what would be replayed; call nothing, change nothing
-  --limit <n>    at most n payments per state (default 100)`;
+// (the PSP charged a FAILED payment) is listed, or the rate cap stopped the pass (run it again later); 2 usage, no
+// target or an odd environment, or the Region is the passive standby (nothing called, nothing changed).
+const usage = `usage: npm run resolve-unknowns -- --local|--stage <s> [--region <role>] [--dry-run] [--limit <n>]
+${TARGET_USAGE}
+${REGION_USAGE}
+  --env                instead of --local/--stage: the resolver function's environment from the variables
+  --dry-run            list what would be replayed; call nothing, change nothing
+  --limit <n>          at most n payments per state (default 100)`;
+
+/** Puts the target Region's resolver environment in place (before any client is made); undefined with --env. */
+async function useTarget(v: { local?: boolean; stage?: string; env?: boolean; region?: string }) {
+  const target = await findTarget(chooseTarget(v, v.env));
+  if (!target) {
+    if (v.region !== undefined) throw new TargetError("refused: --region goes with --local or --stage");
+    return undefined;
+  }
+  const psp = pspFor(target);
+  const { role, why } = await regionToActOn(target, regionFlag(v.region));
+  // Variables of another run in this shell must not steer where the resolver's clients go.
+  for (const k of ["CONTROL_TABLE_REGION", "CLAIM_TABLE_REGION", "CONTROL_ENDPOINT_URL"])
+    delete process.env[k];
+  Object.assign(process.env, resolverEnvironment(target, role, psp));
+  return `the ${role} Region (${target.regions[role].region}; ${why}) of ${target.where}`;
+}
 
 async function main(): Promise<number> {
   const { values: v } = parseArgs({
     options: {
+      ...TARGET_OPTIONS,
+      ...REGION_OPTION,
+      env: { type: "boolean", default: false },
       "dry-run": { type: "boolean", default: false },
       limit: { type: "string", default: "100" },
       help: { type: "boolean", default: false },
@@ -36,6 +72,14 @@ async function main(): Promise<number> {
   if (v.help || !Number.isInteger(limit) || limit < 1) {
     console.error(usage);
     return v.help ? 0 : 2;
+  }
+  let where: string | undefined;
+  try {
+    where = await useTarget(v);
+  } catch (err) {
+    if (!(err instanceof TargetError)) throw err;
+    console.error(`${err.message}\n${usage}`);
+    return 2;
   }
   const refusal = refusalOf({
     // The switches are checked by loadConfig, whose message names the values each accepts.
@@ -56,7 +100,9 @@ async function main(): Promise<number> {
     return 2;
   }
   const rows = await listUnsettled(deps, limit);
-  console.log(`${rows.length} payment(s) to examine in ${deps.config.region} (${deps.config.ledgerTable})`);
+  console.log(
+    `${rows.length} payment(s) to examine in ${where ?? `${deps.config.region} (from the environment)`}, ledger ${deps.config.ledgerTable}`,
+  );
   if (v["dry-run"]) {
     for (const r of rows) {
       const how = inheritedAcrossFailover(r, control.epoch)

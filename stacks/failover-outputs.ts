@@ -1,13 +1,19 @@
+import type { InfraConfig, RegionRole } from "./config";
 import { authorityOutput, type ControlAuthority, type ControlRef } from "./control-authority";
 import type { RegionFunctions } from "./functions";
+import type { RegionQueues } from "./queues";
 import type { RegionTables } from "./tables";
 
-/** One Region's resources as `npm run failover` finds them in the stage's outputs (`.sst/outputs.json`). */
+/**
+ * One Region's resources as the operator scripts (`failover`, `reconcile`, `resolve-unknowns`, `redrive-dlq`) find
+ * them with `--stage` in the stage's outputs (`.sst/outputs.json`): names and URLs, never a secret.
+ */
 export function failoverTargets(
   region: string,
   tables: RegionTables,
   control: ControlRef,
   functions: RegionFunctions,
+  queues: RegionQueues,
 ) {
   const fn = (id: string) => {
     const f = functions[id];
@@ -20,21 +26,54 @@ export function failoverTargets(
     control: control.name,
     claims: tables.claims.name,
     ledger: tables.ledger.name,
+    consumer: tables.consumer.name,
+    eventsQueue: queues.events.url,
+    eventsDlq: queues.eventsDlq.url,
     resolver: fn("Resolver"),
     sweeps: fn("Sweeps"),
   };
 }
 
-/** The `failover` stage output: each Region's targets and where the authority lives (`authority`). */
-export function failoverOutputs(
-  regions: { primary: string; standby: string },
-  tables: Record<"primary" | "standby", RegionTables>,
-  authority: ControlAuthority,
-  functions: Record<"primary" | "standby", RegionFunctions>,
-) {
+/**
+ * The handlers' tunables under the names their environment gives them (stacks/functions.ts), so that a script run
+ * by hand (the resolver's PSP budget shares the function's buckets) counts with the deployed numbers.
+ */
+export function tunableEnvironment(config: InfraConfig): Record<string, string> {
+  const t = config.tunables;
   return {
-    primary: failoverTargets(regions.primary, tables.primary, authority.byRole.primary, functions.primary),
-    standby: failoverTargets(regions.standby, tables.standby, authority.byRole.standby, functions.standby),
+    DEADLINE_MS: String(t.deadlineMs),
+    KEY_WINDOW_S: String(t.keyWindowS),
+    PSP_RATE_PER_S: String(t.pspRatePerS),
+    PSP_ENDPOINT_RATE_PER_S: String(t.pspEndpointRatePerS),
+    RESOLVER_RATE_PER_S: String(t.resolverRatePerS),
+  };
+}
+
+/**
+ * The `failover` stage output, which every operator script reads with `--stage <stage>`: the stage (a script
+ * refuses another stage's file), the claim mode and tunables, each Region's targets, and where the authority lives.
+ */
+export function failoverOutputs(
+  config: InfraConfig,
+  tables: Record<RegionRole, RegionTables>,
+  authority: ControlAuthority,
+  functions: Record<RegionRole, RegionFunctions>,
+  queues: Record<RegionRole, RegionQueues>,
+) {
+  const region = (role: RegionRole) =>
+    failoverTargets(
+      config.regions[role],
+      tables[role],
+      authority.byRole[role],
+      functions[role],
+      queues[role],
+    );
+  return {
+    stage: config.stage,
+    claimMode: config.claimMode,
+    tunables: tunableEnvironment(config),
+    primary: region("primary"),
+    standby: region("standby"),
     authority: authorityOutput(authority),
   };
 }

@@ -23,6 +23,7 @@ import {
   workerSubscription,
 } from "./support/invariants";
 import { type Mutation, resourceOf } from "./support/mutation";
+import { operatorOutputs } from "./support/operator-invariant";
 import { eventsDlqDrain, peerQueue } from "./support/peer-queue-invariant";
 import { ensurePlatform, INSTALL_TIMEOUT_MS } from "./support/platform";
 import { pspSecrets } from "./support/psp-secrets-invariant";
@@ -409,6 +410,38 @@ const mutations: Mutation[] = [
       delete ((c.outputs as JsonObject).failover as JsonObject).authority;
     },
     expectViolation: /outputs: failover\.authority is \{\}, expected \{"table":/,
+  },
+  {
+    what: "the stage outputs without a Region's events DLQ (redrive-dlq --stage could not find it)",
+    invariant: operatorOutputs,
+    on: MRSC,
+    breakIt: (c) => {
+      delete (((c.outputs as JsonObject).failover as JsonObject).standby as JsonObject).eventsDlq;
+    },
+    expectViolation: /outputs has no failover\.standby\.eventsDlq \(deploy this version/,
+  },
+  {
+    what: "the on-call policy without the standby's ledger (a failover there could not write its canary)",
+    invariant: operatorOutputs,
+    on: HOME,
+    breakIt: (c) => {
+      const policy = (c.outputs as JsonObject).operatorPolicy as {
+        Statement: { Sid: string; Resource: string[] }[];
+      };
+      const ledger = policy.Statement.find((s) => s.Sid === "Ledger");
+      if (ledger) ledger.Resource = ledger.Resource.filter((r) => !r.includes(":us-west-2:"));
+    },
+    expectViolation: /outputs: operatorPolicy Ledger is .*expected .*arn:aws:dynamodb:us-west-2:/,
+  },
+  {
+    what: "the outputs' tunables other than the functions' (resolve-unknowns would count the PSP budget apart)",
+    invariant: operatorOutputs,
+    on: SINGLE,
+    breakIt: (c) => {
+      const failover = (c.outputs as JsonObject).failover as JsonObject;
+      (failover.tunables as JsonObject).RESOLVER_RATE_PER_S = "50";
+    },
+    expectViolation: /failover\.tunables\.RESOLVER_RATE_PER_S is 50, the primary resolver's is 10/,
   },
   {
     what: "a payments route without the JWT authorizer",

@@ -93,7 +93,7 @@ describe("a charge.succeeded for a FAILED payment", () => {
     const first = await deliver(event("evt_surprise_1"));
     const repeat = await deliver(event("evt_surprise_1"));
     const passes = [await resolverPass(), await resolverPass()];
-    const script = await runScript("scripts/resolve-unknowns.ts", []);
+    const script = await runScript("scripts/resolve-unknowns.ts", ["--env"]);
     // assess
     expect(declined.status).toBe(402);
     expect(first.status).toBe(200);

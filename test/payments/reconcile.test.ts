@@ -22,7 +22,7 @@ const env = () => ({
   PSP_API_KEY: "sk_local",
 });
 const since = new Date(Date.now() - 60_000).toISOString();
-const reconcile = (...args: string[]) => runScript("scripts/reconcile.ts", args, env());
+const reconcile = (...args: string[]) => runScript("scripts/reconcile.ts", ["--env", ...args], env());
 
 // A PSP whose every charge was made ten minutes ago: a planted charge with no row is then a lost payment, not one
 // whose row may still be in flight.
@@ -77,7 +77,7 @@ interface Report {
 async function reconcileReport(sinceMs: number, over: Record<string, string> = {}) {
   const run = await runScript(
     "scripts/reconcile.ts",
-    ["--since", new Date(sinceMs).toISOString(), "--json"],
+    ["--env", "--since", new Date(sinceMs).toISOString(), "--json"],
     {
       ...env(),
       ...over,
@@ -139,7 +139,7 @@ describe("npm run reconcile", () => {
 
   it("refuses bad usage (exit 2) and an unreachable PSP (exit 1, nothing compared)", async () => {
     const usage = await reconcile("--since", "yesterday");
-    const down = await runScript("scripts/reconcile.ts", ["--since", since], {
+    const down = await runScript("scripts/reconcile.ts", ["--env", "--since", since], {
       ...env(),
       PSP_URL: "http://127.0.0.1:9",
     });

@@ -116,8 +116,8 @@ describe("the resolver's index holds only open payments", () => {
   // Before any test moves the stack's clock: the script runs in its own process, on wall time.
   it("the on-call resolver script, run twice after these, exits 0 both times", async () => {
     // act
-    const first = await runScript("scripts/resolve-unknowns.ts", []);
-    const second = await runScript("scripts/resolve-unknowns.ts", []);
+    const first = await runScript("scripts/resolve-unknowns.ts", ["--env"]);
+    const second = await runScript("scripts/resolve-unknowns.ts", ["--env"]);
     // assess
     expect(first.code, first.out).toBe(0);
     expect(second.code, second.out).toBe(0);

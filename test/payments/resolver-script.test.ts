@@ -8,9 +8,9 @@ import { snapshotTables } from "../support/tables";
 const stack = useLocalStack();
 const api = () => new ApiClient(stack().apiUrl);
 
-/** Runs the on-call script as an operator would, with the handlers' environment. */
+/** Runs the on-call script as an operator would, with the handlers' environment (`--env`). */
 const resolveUnknowns = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  runScript("scripts/resolve-unknowns.ts", args, env);
+  runScript("scripts/resolve-unknowns.ts", ["--env", ...args], env);
 
 describe("the resolver script, run by hand", () => {
   it("lists in a dry run, then settles with progress and a summary; exit 0", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiClient, newKey, order42 } from "../support/api-client";
+import { fakeStage } from "../support/fake-stage";
 import { useLocalStack } from "../support/local-stack";
 import { localScriptEnv, snapshotRegion } from "../support/regions";
 import { runScript } from "../support/run-script";
@@ -131,4 +132,30 @@ describe("npm run failover", () => {
     expect(run.code).toBe(2);
     expect(run.out).toMatch(/usage: npm run failover/);
   });
+
+  it("--stage: the same switch over and back from a stage's outputs, each request one the on-call policy allows", async () => {
+    // prepare: a stage whose outputs name this stack (its jobs run through Lambda Invoke on the wire)
+    const stage = await fakeStage(stack());
+    // The act window from the deployment's tunables: a short function timeout keeps the file quick.
+    const env = { ...stage.env, FUNCTION_TIMEOUT_MS: "1500" };
+    const run = (to: string) =>
+      runScript("scripts/failover.ts", ["--stage", "test", "--outputs", stage.file, "--to", to], env);
+    // act
+    const over = await run("standby");
+    const token = await primary().token("u1");
+    const onStandby = await standby().pay(token, newKey(), order42());
+    const back = await run("primary");
+    await stage.stop();
+    // assess
+    expect(over.code, over.out).toBe(0);
+    expect(over.out).toMatch(/failover to standby, stage test \(.*outputs\.json\)/);
+    expect(over.out).toMatch(/authority \(single-Region table control \(us-east-2\)\)/);
+    expect(over.out).toMatch(/ok +resume in standby/);
+    expect(over.out).toMatch(/ok +verify charges of the last 6 h have a row in standby/);
+    expect(onStandby.status).toBe(201);
+    expect(back.code, back.out).toBe(0);
+    expect(stage.calls.filter((c) => c.action === "lambda:InvokeFunction").length).toBeGreaterThan(0);
+    expect(stage.calls.map((c) => c.action)).toContain("dynamodb:PutItem");
+    expect(stage.refused()).toEqual([]);
+  }, 180_000);
 });

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DynamoRegionControlStore, type RegionRole } from "@eo/core";
+import type { Target } from "../target/target";
 import { dynamoSide } from "./dynamo-side";
 import type { FailoverSides, RegionSide } from "./region-side";
 
@@ -32,16 +33,15 @@ export const LOCAL_FAILOVER_SETTINGS = {
   verifyHours: 1,
 } as const;
 
-/** The local stack's defaults, from the same variables `npm start` reads. */
-export function localTargets(env: NodeJS.ProcessEnv = process.env): LocalTargets {
+/** The failover's view of the local stack as the shared target finds it (`--local`: its ports). */
+export function localTargetsOf(t: Target): LocalTargets {
+  const api = (role: RegionRole) => t.regions[role].api ?? "";
+  if (!t.local) throw new Error(`${t.where} is not the local stack`);
   return {
-    dynamodb: `http://127.0.0.1:${env.DYNAMODB_PORT || 8000}`,
-    apis: {
-      primary: `http://127.0.0.1:${env.API_PORT || 3000}`,
-      standby: `http://127.0.0.1:${env.STANDBY_API_PORT || 3100}`,
-    },
-    regions: { primary: env.PRIMARY_REGION || "us-east-1", standby: env.STANDBY_REGION || "us-west-2" },
-    authorityRegion: env.WITNESS_REGION || "us-east-2",
+    dynamodb: t.local.dynamodb,
+    apis: { primary: api("primary"), standby: api("standby") },
+    regions: { primary: t.regions.primary.region, standby: t.regions.standby.region },
+    authorityRegion: t.authority.regions[0],
   };
 }
 

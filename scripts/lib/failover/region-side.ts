@@ -1,4 +1,7 @@
 import type { RegionControl, RegionRole } from "@eo/core";
+import type { AuthoritySide } from "../target/authority";
+
+export type { AuthoritySide } from "../target/authority";
 
 /** What the failover script can learn about and do to one Region, locally or in AWS (data-plane calls only). */
 export interface RegionSide {
@@ -33,16 +36,6 @@ export interface RegionSide {
   runResolver(): Promise<Record<string, unknown>>;
   /** Runs the Region's sweeps now, re-sending the outbox whatever its age. */
   runSweeps(): Promise<Record<string, unknown>>;
-}
-
-/** The one authority both Regions read: where it is, and its record. */
-export interface AuthoritySide {
-  /** Where it lives, for the output: `MRSC table effectively-once-Control (us-east-1, us-west-2; witness us-east-2)`. */
-  where: string;
-  /** The record, strongly consistent; throws when the authority cannot be reached. */
-  read(): Promise<RegionControl | undefined>;
-  /** Writes `next` if the record's epoch is still below it; false if a newer decision is there. */
-  write(next: RegionControl): Promise<boolean>;
 }
 
 /** Both Regions and the authority, as the failover command sees them. */

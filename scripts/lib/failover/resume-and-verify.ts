@@ -52,7 +52,9 @@ export async function verify(
 ): Promise<string[] | undefined> {
   const psp = s.psp;
   if (!psp) {
-    p.say("verify skipped: PSP_URL and PSP_API_KEY are not set, so the PSP's charges cannot be listed");
+    p.say(
+      "verify skipped: the PSP's URL and API key are not at hand (run under `npx sst shell --stage <stage>`, or set PSP_URL and PSP_API_KEY), so its charges cannot be listed",
+    );
     return undefined;
   }
   const missing: string[] = [];

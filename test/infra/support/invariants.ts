@@ -11,6 +11,7 @@ import { eventsQueueAtScale } from "./events-queue-invariant";
 import { allowedResources, isAllowed, type PolicyDocument } from "./iam";
 import { arr, obj, str } from "./json";
 import { onCallAlarms } from "./on-call-invariant";
+import { operatorOutputs } from "./operator-invariant";
 import { eventsDlqDrain, peerEventsQueue, peerQueue } from "./peer-queue-invariant";
 import { pspSecrets } from "./psp-secrets-invariant";
 import { nightlyReconcile } from "./reconcile-invariant";
@@ -901,6 +902,7 @@ export const invariants: Invariant[] = [
   peerQueue,
   eventsDlqDrain,
   protection,
+  operatorOutputs,
 ];
 
 /** Runs every invariant; returns violations by invariant name (only the violated ones). */
