@@ -5,6 +5,7 @@ import { DEAD_LETTER_ROUNDS, MAX_DEAD_LETTER_ROUNDS, type PaymentEvent } from ".
 import { LOCAL_CREDENTIALS } from "../../packages/local/src/stack/regions";
 import { ApiClient } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
+import { succeededEvent } from "../support/payment-events";
 import { eventually } from "../support/tables";
 
 // A worker that cannot read the authority refuses every delivery, so a partition longer than its five receives
@@ -30,17 +31,7 @@ afterEach(() => {
 afterAll(() => sqs?.destroy());
 
 function eventFor(merchant: string, amount: number): PaymentEvent {
-  const id = `pay_${randomUUID().replaceAll("-", "")}`;
-  return {
-    event_id: `${id}:SUCCEEDED`,
-    type: "payment.succeeded",
-    payment_id: id,
-    merchant_id: merchant,
-    caller: "u1",
-    amount,
-    currency: "USD",
-    occurred_at: Date.now(),
-  };
+  return succeededEvent(`pay_${randomUUID().replaceAll("-", "")}`, merchant, amount);
 }
 
 async function leaveInDlq(event: PaymentEvent, rounds = 0): Promise<void> {

@@ -5,6 +5,7 @@ import { type PaymentEvent, SqsEventPublisher } from "../../packages/core/src";
 import { LOCAL_CREDENTIALS } from "../../packages/local/src/stack/regions";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
+import { succeededEvent } from "../support/payment-events";
 import { eventually } from "../support/tables";
 
 // Part 9 with Part 5's rule: an event applied in both Regions during a failover (the primary's worker applied it,
@@ -39,16 +40,7 @@ async function paidAndCredited(merchant: string): Promise<PaymentEvent> {
     "the primary's credit",
   );
   const id = String(paid.body.payment_id);
-  return {
-    event_id: `${id}:SUCCEEDED`,
-    type: "payment.succeeded",
-    payment_id: id,
-    merchant_id: merchant,
-    caller: "u1",
-    amount: 3000,
-    currency: "USD",
-    occurred_at: Date.now(),
-  };
+  return succeededEvent(id, merchant, 3000);
 }
 
 /** Both Regions' view of the merchant once replication is idle. */

@@ -5,6 +5,7 @@ import { SqsEventPublisher } from "../../packages/core/src";
 import { LOCAL_CREDENTIALS } from "../../packages/local/src/stack/regions";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
+import { succeededEvent } from "../support/payment-events";
 import { eventually } from "../support/tables";
 
 // The counterfactual of the worker's gate: the standby's worker applies what reaches its queue although the
@@ -38,16 +39,9 @@ describe("a passive Region's worker, counterfactual: it ignores the authority", 
       region: regions.standby.region,
       credentials: LOCAL_CREDENTIALS,
     });
-    await new SqsEventPublisher(sqs, regions.standby.queues.events).publish({
-      event_id: `${id}:SUCCEEDED`,
-      type: "payment.succeeded",
-      payment_id: id,
-      merchant_id: merchant,
-      caller: "u1",
-      amount: 3000,
-      currency: "USD",
-      occurred_at: Date.now(),
-    });
+    await new SqsEventPublisher(sqs, regions.standby.queues.events).publish(
+      succeededEvent(id, merchant, 3000),
+    );
     sqs.destroy();
     const standbyCredit = await eventually(
       async () => {
