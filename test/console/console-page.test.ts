@@ -9,8 +9,9 @@ import { useLocalStack } from "../support/local-stack";
 // The screenshot the README shows: the console in the middle of a drill (a lost reply, then a Region down).
 const SCREENSHOT = join(dirname(fileURLToPath(import.meta.url)), "../../docs/console.png");
 
-// Both Regions, as `npm start` runs them; a slow replication so that the failed primary leaves changes pending.
-const stack = useLocalStack({ standby: true, replicationLagMs: 2_000 });
+// Both Regions, as `npm start` runs them; a slow replication so that the failed primary leaves changes pending, and
+// the PSP's webhooks held back so that the lost reply's payment stays UNKNOWN while the page is read.
+const stack = useLocalStack({ standby: true, replicationLagMs: 2_000, webhookDelayMs: 600_000 });
 const primary = () => new ApiClient(stack().apiUrl);
 let page: BrowserPage | undefined;
 afterAll(async () => page?.close(), 30_000);

@@ -23,7 +23,7 @@ const CSS = `
   .state-NOT_MEASURED { color: #8a93a3; }
   .pill { border-radius: 4px; padding: 1px 6px; font-size: 12px; font-weight: 600; }
   .down { color: #b3261e; font-weight: 600; } .up { color: #1e7b34; font-weight: 600; }
-  canvas { max-height: 180px; }
+  .chart { position: relative; height: 180px; }
 `;
 
 const BODY = `
@@ -38,7 +38,8 @@ const BODY = `
   <section><h2>Queues</h2><table id="queues"></table></section>
   <section><h2>API answers</h2><table id="answers"></table></section>
   <section><h2>Anomalies and notifications</h2><table id="problems"></table></section>
-  <section class="wide"><h2>PSP calls</h2><div id="psp"></div><canvas id="psp-chart"></canvas></section>
+  <section class="wide"><h2>PSP calls</h2><div id="psp"></div>
+    <div class="chart"><canvas id="psp-chart"></canvas></div></section>
   <section class="wide"><h2>Alarms (the thresholds deployed in AWS)</h2><table id="alarms"></table></section>
 </div>`;
 

@@ -42,7 +42,8 @@ export async function readRegionSnapshot(
     payments[state] = (payments[state] ?? 0) + 1;
     if (!UNSETTLED.has(state)) continue;
     unknown++;
-    const since = Number(row.updated_at ?? row.created_at);
+    // From creation, as the buyer waits: the age the resolver's UnknownOldestAgeS metric reports.
+    const since = Number(row.created_at);
     if (oldest === undefined || since < oldest) oldest = since;
   }
   return {

@@ -35,7 +35,7 @@ export function countersOf(role: RegionRole, facts: RegionFacts, psp429: number)
   };
 }
 
-type Reading = (i: ReadingInput, periodMs: number) => number;
+type Reading = (i: ReadingInput, periodMs: number) => number | undefined;
 
 /**
  * The local stand-in for each alarm's metric, over the alarm's own period where it is a sum. A signal missing here
@@ -56,9 +56,10 @@ const READINGS: Record<string, Reading> = {
   PspBudgetRefused: ({ role, counters }, p) => counters.increase(`${role}.budget`, p),
   PspThrottled: ({ counters }, p) => counters.increase("psp.429", p),
   // The standby receives what the primary writes and the other way round: each Region reads the lag into itself.
+  // With one Region there is no replica, and in AWS no replication alarm either.
   ReplicationLatency: ({ replication }) =>
-    replication.running && (replication.paused || replication.pending > 0) ? replication.lag_ms : 0,
-  ReplicationMissing: ({ replication }) => (replication.running && !replication.paused ? 1 : 0),
+    !replication.running ? undefined : replication.paused || replication.pending > 0 ? replication.lag_ms : 0,
+  ReplicationMissing: ({ replication }) => (!replication.running ? undefined : replication.paused ? 0 : 1),
 };
 
 /** The signal's local reading for a Region, or undefined when the local stack has nothing to measure it by. */
