@@ -39,7 +39,7 @@ describe("the local on-call console in headless Chromium", () => {
     expect(rowOf(payments, "SUCCEEDED")).toMatch(/^SUCCEEDED\t1/);
     expect(rowOf(backlog, "primary")).toMatch(/^primary\t1\t\d+ s$/);
     expect(psp).toMatch(/1 replies lost/);
-    expect(await page.text("#warnings")).toBe("The Regions agree with the authority.");
+    expect((await page.text("#warnings")).trim()).toBe("The Regions agree with the authority.");
 
     // act 2: the primary fails; a buyer still sends to it
     await primary().local("POST", "/regions/primary/fail");
