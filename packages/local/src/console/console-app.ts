@@ -44,7 +44,7 @@ export const CONSOLE_APP = `(function () {
       var v = s.regions.regions[r];
       var c = v.control;
       return [r, el("span", v.up ? "up" : "DOWN", v.up ? "up" : "down"), v.acts_as,
-        v.reaches_authority ? "yes" : "no", c ? c.active + " · epoch " + c.epoch : "none"];
+        v.reaches_authority ? "yes" : "no", el("span", c ? c.active + " · epoch " + c.epoch : "none", "pill")];
     }));
     var rep = s.regions.replication;
     document.getElementById("replication").replaceChildren(

@@ -21,7 +21,7 @@ const CSS = `
   .state-BREACHING { background: #ffe08a; }
   .state-OK { color: #1e7b34; }
   .state-NOT_MEASURED { color: #8a93a3; }
-  .pill { border-radius: 4px; padding: 1px 6px; font-size: 12px; font-weight: 600; }
+  .pill { border-radius: 4px; padding: 1px 6px; font-size: 12px; font-weight: 600; white-space: nowrap; }
   .down { color: #b3261e; font-weight: 600; } .up { color: #1e7b34; font-weight: 600; }
   .chart { position: relative; height: 180px; }
 `;
