@@ -10,6 +10,7 @@ const CSS = `
   .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 12px; margin-top: 12px; }
   section { background: #fff; border: 1px solid #d9dee7; border-radius: 6px; padding: 12px; }
   section.wide { grid-column: 1 / -1; }
+  section.two { grid-column: span 2; }
   table { border-collapse: collapse; width: 100%; }
   th, td { text-align: left; padding: 3px 6px; border-bottom: 1px solid #eef1f5; font-variant-numeric: tabular-nums; }
   th { color: #5a6475; font-weight: 500; }
@@ -31,7 +32,7 @@ const BODY = `
 <div id="warnings"></div>
 <div class="grid">
   <section><h2>Authority</h2><div id="authority"></div></section>
-  <section><h2>Each Region's view</h2><table id="regions"></table></section>
+  <section class="two"><h2>Each Region's view</h2><table id="regions"></table></section>
   <section><h2>Replication</h2><div id="replication"></div></section>
   <section><h2>Payments by state</h2><table id="payments"></table></section>
   <section><h2>Unknown backlog</h2><table id="backlog"></table></section>
