@@ -46,6 +46,7 @@ console.log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s
   API (primary)  ${stack.apiUrl}            (health: ${stack.apiUrl}/_local/health; Regions: /_local/regions)
   API (standby)  ${stack.standbyUrl ?? "off (LOCAL_STANDBY=off)"}            (passive until a failover: npm run failover -- --local --to standby)
   API reference  ${stack.apiUrl}/_local/docs   (raw: /_local/openapi.yaml, /_local/openapi.json)
+  On-call console ${stack.apiUrl}/_local/console   (both Regions, refreshes itself; JSON: /_local/console/state)
   fake PSP       ${stack.psp.url}
   DynamoDB Local ${endpoints.dynamodb}   (Regions ${regions.primary.region}, ${regions.standby.region})
   SQS/SNS        ${endpoints.sqs}   (fauxqs)

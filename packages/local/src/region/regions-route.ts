@@ -47,7 +47,7 @@ export async function regionsRoute(
  * The contract's view: the authority (what decides), and beside it each Region's own view: whether it is up, cut
  * off, what it concludes from the authority as it can reach it, and its own copy (which nothing acts on).
  */
-async function regionsView(src: RegionsRouteSources) {
+export async function regionsView(src: RegionsRouteSources) {
   const authority = await authorityStore(src.emulators)
     .read()
     .catch(() => undefined);

@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import { DynamoTotalsSink, type RegionRole, readMerchantBalance } from "@eo/core";
 import { handlers } from "../../../../stacks/handlers";
+import { AnswerTally } from "../console/answer-tally";
 import type { Poller } from "../pollers/poller";
 import type { StartingPosition } from "../pollers/shard-reader";
 import {
@@ -46,6 +47,8 @@ export interface RegionRuntime {
   role: RegionRole;
   apiUrl: string;
   jobs: JobRunner;
+  /** The answers its API gave so far (the console's payments by answer and budget refusals). */
+  answers: AnswerTally;
   healthy(): Record<string, boolean>;
   /** Resolves once every poller of the Region has delivered what its source holds, and committed it. */
   idle(): Promise<void>;
@@ -78,14 +81,20 @@ export async function startRegion(input: RegionInput): Promise<RegionRuntime> {
     stops.push(() => jobs.stop());
     const routes = apiRoutesOn(lambdas);
     const local = regionRoutes(input, jobs);
-    const front = await startHttpFront(input.api, routes, local, () =>
-      down() ? regionDown(role) : undefined,
+    const answers = new AnswerTally();
+    const front = await startHttpFront(
+      input.api,
+      routes,
+      local,
+      () => (down() ? regionDown(role) : undefined),
+      (a) => answers.count(a),
     );
     stops.push(() => closeHttp(front));
     return {
       role,
       apiUrl: `http://127.0.0.1:${boundPort(input.api)}`,
       jobs,
+      answers,
       healthy: () =>
         Object.fromEntries(
           pollers.map((p, i) => [`${role}-${i === 0 ? "outbox-relay" : "notify-worker"}`, p.healthy()]),

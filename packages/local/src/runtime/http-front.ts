@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { clock } from "@eo/core";
 import type { APIGatewayProxyResultV2, Context } from "aws-lambda";
+import type { ApiAnswer } from "../console/answer-tally";
+import { problemKind } from "../console/answer-tally";
 import { toApiGatewayEvent } from "./api-gateway-event";
 import { asInvocation } from "./current-invocation";
 import { verifyBearer } from "./jwt";
@@ -33,19 +35,21 @@ const API_TIMEOUT_MS = 29_000;
 /**
  * Starts the HTTP front that does locally what API Gateway and its JWT authorizer do in AWS. `refuse`, when it
  * answers, answers every API request instead of its route (a local Region that is down); `/_local` is still served.
+ * `observe` hears every API answer (not `/_local`), for the console's counts.
  */
 export async function startHttpFront(
   listening: Server | number,
   routes: Route[],
   local: LocalRoutes,
   refuse: () => LocalAnswer | undefined = () => undefined,
+  observe: (answer: ApiAnswer) => void = () => undefined,
 ): Promise<Server> {
   const compiled = routes.map((r) => ({ ...r, re: pathPattern(r.path) }));
   const server = typeof listening === "number" ? await listenHttp(listening) : listening;
   server.removeAllListeners("request");
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const timeEpoch = clock.now();
-    serve(req, res, timeEpoch, compiled, local, refuse).catch((err) => {
+    serve(req, res, timeEpoch, compiled, local, refuse, observe).catch((err) => {
       if (!res.headersSent)
         send(res, 500, problem(500, "Internal Server Error", String(err?.message ?? err)));
       else res.end();
@@ -88,6 +92,7 @@ async function serve(
   routes: Array<Route & { re: RegExp }>,
   local: LocalRoutes,
   refuse: () => LocalAnswer | undefined,
+  observe: (answer: ApiAnswer) => void,
 ): Promise<void> {
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   const body = await readBody(req);
@@ -102,7 +107,11 @@ async function serve(
     return send(res, 404, problem(404, "Not Found", `no local route ${req.method} ${url.pathname}`));
   }
   const refused = refuse();
-  if (refused) return send(res, refused.status, refused.body);
+  const route = `${req.method} ${url.pathname}`;
+  if (refused) {
+    observe({ route, status: refused.status, problem: problemKind(refused.body) });
+    return send(res, refused.status, refused.body);
+  }
   const match = matchRoute(routes, req.method ?? "GET", url.pathname);
   if (!match) return send(res, 404, { message: "Not Found" });
   const claims = match.route.auth ? await verifyBearer(req.headers.authorization) : undefined;
@@ -122,7 +131,19 @@ async function serve(
   const result = await asInvocation({ functionName, source: "api" }, () =>
     handler(event, lambdaContext(functionName, API_TIMEOUT_MS)),
   );
+  observe(answerOf(routeKey, result));
   render(res, result);
+}
+
+function answerOf(route: string, result: APIGatewayProxyResultV2): ApiAnswer {
+  if (typeof result !== "object" || result === null || !("statusCode" in result))
+    return { route, status: 200 };
+  const status = result.statusCode ?? 200;
+  return {
+    route,
+    status,
+    problem: status >= 400 && !result.isBase64Encoded ? problemKind(result.body) : undefined,
+  };
 }
 
 function matchRoute(routes: Array<Route & { re: RegExp }>, method: string, path: string) {

@@ -1,5 +1,6 @@
 import { clearFaults, DEFAULT_BALANCE_SHARDS, resetClock } from "@eo/core";
 import { type FakePsp, type FakePspOptions, startFakePsp } from "@eo/psp";
+import { consoleRoutes } from "../console/console-routes";
 import { isAlive } from "../emulators/managed-process";
 import type { StartingPosition } from "../pollers/shard-reader";
 import { startAuthorityLinks } from "../region/authority-link";
@@ -252,7 +253,12 @@ function globalRoutes({
     sesEndpoint: emulators.endpoints.ses,
     runJob: async () => undefined,
     jobNames: () => [],
-    extra: [...(push?.routes ?? []), resourcesRoute(emulators, regions), webhookTargetRoute(psp, regions)],
+    extra: [
+      ...(push?.routes ?? []),
+      resourcesRoute(emulators, regions),
+      webhookTargetRoute(psp, regions),
+      ...consoleRoutes({ emulators, flags, replicator, psp, regions }),
+    ],
   });
   return async (req, url, body) =>
     (await regionsRoute({ emulators, flags, replicator }, req.method ?? "GET", url.pathname, body)) ??
