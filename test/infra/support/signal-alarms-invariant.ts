@@ -1,0 +1,121 @@
+/**
+ * Every on-call signal pages in both Regions: for each signal of stacks/on-call-signals.ts (and each function or
+ * global table where it says so) an alarm of that Region on that metric, with the list's threshold, period and
+ * missing-data rule, the Region's on-call topic as its ALARM and OK action and a description naming its runbook
+ * entry. The metrics the issue names are held to the issue itself (ISSUE_METRICS), not to the list.
+ */
+import { alarmName, ON_CALL_SIGNALS, type OnCallSignal } from "../../../stacks/on-call-signals";
+import type { CapturedResource } from "./capture";
+import type { Invariant, View } from "./invariants";
+import { arr, obj, str } from "./json";
+import { onCallTopic } from "./on-call-invariant";
+
+const ROLES = ["primary", "standby"] as const;
+type Role = (typeof ROLES)[number];
+const ALARM = "aws:cloudwatch/metricAlarm:MetricAlarm";
+const prefixOf = (role: Role) => (role === "primary" ? "Primary" : "Standby");
+
+/** The metrics the issue asks an alarm on (in every Region; per function where it says so). */
+export const ISSUE_METRICS: Array<{ namespace: string; name: string; perFunction?: true; mrscOnly?: true }> =
+  [
+    { namespace: "AWS/ApiGateway", name: "5xx" },
+    { namespace: "AWS/Lambda", name: "Errors", perFunction: true },
+    { namespace: "AWS/Lambda", name: "Throttles", perFunction: true },
+    { namespace: "AWS/Lambda", name: "IteratorAge" },
+    { namespace: "AWS/SQS", name: "ApproximateAgeOfOldestMessage" },
+    { namespace: "AWS/DynamoDB", name: "ReplicationLatency" },
+    { namespace: "EffectivelyOnce", name: "UnknownOldestAgeS" },
+    { namespace: "EffectivelyOnce", name: "PaymentAnomalies" },
+    { namespace: "EffectivelyOnce", name: "DlqArrivals" },
+    { namespace: "EffectivelyOnce", name: "NotificationsFailedPermanently" },
+    { namespace: "EffectivelyOnce", name: "AuthorityReadFailures" },
+    { namespace: "EffectivelyOnce", name: "PspBudgetRefused" },
+    { namespace: "EffectivelyOnce", name: "ReplicatedWriteConflicts", mrscOnly: true },
+  ];
+
+const deployed = (v: View) =>
+  ON_CALL_SIGNALS.filter((s) => !s.builtBy && (!s.claimMode || s.claimMode === v.expected.claimMode));
+
+/** The alarm names a signal has in a Region: one, or one per function, per global table. */
+function namesOf(v: View, role: Role, s: OnCallSignal): string[] {
+  const prefix = prefixOf(role);
+  if (s.target === "each-function")
+    return v
+      .functionsIn(role)
+      .map((f) => alarmName(prefix, s, f.name.replace(prefix, "").replace(/Function$/, "")));
+  if (s.target === "global-tables") return ["Ledger", "Consumer"].map((t) => alarmName(prefix, s, t));
+  return [alarmName(prefix, s)];
+}
+
+function settingsProblems(a: CapturedResource, s: OnCallSignal): string[] {
+  const want: Record<string, unknown> = {
+    namespace: s.namespace,
+    metricName: s.name,
+    statistic: s.statistic,
+    period: s.periodS,
+    evaluationPeriods: s.evaluationPeriods,
+    comparisonOperator: s.comparison,
+    threshold: s.threshold,
+    treatMissingData: s.missingData,
+  };
+  const out = Object.entries(want)
+    .filter(([k, value]) => a.inputs[k] !== value)
+    .map(
+      ([k, value]) => `${a.name} has ${k} ${JSON.stringify(a.inputs[k])}, expected ${JSON.stringify(value)}`,
+    );
+  const dims = Object.keys(obj(a.inputs.dimensions)).sort();
+  if (JSON.stringify(dims) !== JSON.stringify([...s.dimensions].sort()))
+    out.push(`${a.name} has dimensions [${dims.join(", ")}], expected [${s.dimensions.join(", ")}]`);
+  if (!str(a.inputs.alarmDescription)?.includes(`README runbook: "${s.runbook}"`))
+    out.push(`${a.name}'s description does not name its runbook entry "${s.runbook}"`);
+  return out;
+}
+
+function actionProblems(a: CapturedResource, topicArn: string | undefined): string[] {
+  return (["alarmActions", "okActions"] as const)
+    .filter((k) => JSON.stringify(arr(a.inputs[k])) !== JSON.stringify([topicArn]))
+    .map((k) => `${a.name} ${k} are not the Region's on-call topic`);
+}
+
+function regionProblems(v: View, role: Role): string[] {
+  const alarms = v.ofType(ALARM).filter((a) => v.regionOf(a) === v.region(role));
+  const topicArn = str(onCallTopic(v, role)[0]?.state.arn);
+  const out: string[] = [];
+  for (const s of deployed(v))
+    for (const name of namesOf(v, role, s)) {
+      const a = alarms.find((x) => x.name === name);
+      if (!a) out.push(`${role}: no alarm ${name} (${s.runbook}) in ${v.region(role)}`);
+      else
+        out.push(...[...settingsProblems(a, s), ...actionProblems(a, topicArn)].map((p) => `${role}: ${p}`));
+    }
+  return [...out, ...issueProblems(v, role, alarms)];
+}
+
+/** What the issue asks, whatever the list says: each metric alarmed on, per function where it says so. */
+function issueProblems(v: View, role: Role, alarms: CapturedResource[]): string[] {
+  const out: string[] = [];
+  for (const m of ISSUE_METRICS.filter((x) => !x.mrscOnly || v.expected.claimMode === "mrsc")) {
+    const on = alarms.filter((a) => a.inputs.namespace === m.namespace && a.inputs.metricName === m.name);
+    if (on.length === 0) out.push(`${role}: no alarm on ${m.namespace} ${m.name}`);
+    if (!m.perFunction) continue;
+    const covered = new Set(on.map((a) => obj(a.inputs.dimensions).FunctionName));
+    for (const f of v.functionsIn(role))
+      if (!covered.has(f.state.name)) out.push(`${role}: no ${m.name} alarm on ${f.name}`);
+  }
+  const latency = alarms.filter((a) => a.inputs.metricName === "ReplicationLatency");
+  if (
+    !latency.some(
+      (a) => a.inputs.threshold === 180_000 && a.inputs.comparisonOperator === "GreaterThanThreshold",
+    )
+  )
+    out.push(`${role}: no alarm on ReplicationLatency above 180 s`);
+  if (!latency.some((a) => a.inputs.treatMissingData === "breaching"))
+    out.push(`${role}: no alarm on ReplicationLatency going missing`);
+  return out;
+}
+
+/** Each on-call signal's alarm in both Regions, as the list says, paging the Region's topic, naming its runbook. */
+export const signalAlarms: Invariant = {
+  name: "every on-call signal has its alarm in both Regions, paging on-call and naming its runbook entry",
+  check: (v) => ROLES.flatMap((role) => regionProblems(v, role)),
+};
