@@ -12,7 +12,7 @@ export interface EmfMetric {
 /**
  * Reads what the handlers publish from the log output itself: every embedded-metric-format line written to stdout
  * while it watches (Powertools writes each flush as one JSON line with `_aws.CloudWatchMetrics`). Call before the
- * handler module is imported, so that its Metrics instance is not disabled by POWERTOOLS_DEV.
+ * handler module is imported, so that its Metrics instance is not disabled by POWERTOOLS_DEV (the local stack's).
  */
 export function watchEmf() {
   process.env.POWERTOOLS_METRICS_DISABLED = "false";
@@ -26,6 +26,12 @@ export function watchEmf() {
     }
     return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
   }) as typeof process.stdout.write);
+  // Under POWERTOOLS_DEV (the local stack's handlers) Powertools writes through the global console instead.
+  const log = console.log;
+  const consoleSpy = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
+    if (typeof args[0] === "string" && args[0].includes('"_aws"')) lines.push(args[0]);
+    else log(...args);
+  });
   const metrics = (): EmfMetric[] => lines.flatMap(parseEmf);
   return {
     metrics,
@@ -37,7 +43,10 @@ export function watchEmf() {
     clear: () => {
       lines.length = 0;
     },
-    stop: () => spy.mockRestore(),
+    stop: () => {
+      spy.mockRestore();
+      consoleSpy.mockRestore();
+    },
   };
 }
 
