@@ -4,7 +4,7 @@
  * authority, and the worker's failures.
  */
 import type { Context, SQSEvent } from "aws-lambda";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { watchEmf } from "../support/emf";
 import { useLocalStack } from "../support/local-stack";
@@ -103,5 +103,23 @@ describe("the events worker", () => {
     // assess
     expect(values("WorkerFailures")).toEqual([1, 1]);
     expect(values("DlqArrivals")).toEqual([1]);
+  });
+});
+
+describe("the outbox relay", () => {
+  it("counts a batch it could not publish (the stream retries it)", async () => {
+    // prepare: the events queue refuses one send (an SQS outage, which the emulator cannot be made to have)
+    const { SqsEventPublisher } = await import("@eo/core");
+    const refuse = vi
+      .spyOn(SqsEventPublisher.prototype, "publish")
+      .mockRejectedValueOnce(Object.assign(new Error("Service Unavailable"), { name: "ServiceUnavailable" }));
+    const token = await api().token("u-relay");
+    emf.clear();
+    // act: the stack's relay picks the payment's event from the stream
+    await api().pay(token, newKey(), order42());
+    await vi.waitFor(() => expect(emf.of("RelayFailures").length).toBeGreaterThan(0), { timeout: 15_000 });
+    // assess
+    refuse.mockRestore();
+    expect(values("RelayFailures")).toEqual([1]);
   });
 });
