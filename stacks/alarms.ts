@@ -53,6 +53,49 @@ export function instancesOf(
   }
 }
 
+/**
+ * The signal's metric judged only in periods in which this Region wrote to the table: there a missing value
+ * counts as 0 (FILL), so "< threshold" breaches; elsewhere the expression has no value (missing, not breaching).
+ */
+export function whileWrittenQueries(
+  signal: OnCallSignal,
+  dimensions: Record<string, $util.Input<string>>,
+): aws.types.input.cloudwatch.MetricAlarmMetricQuery[] {
+  const { TableName } = dimensions;
+  const period = signal.periodS;
+  return [
+    {
+      id: "signal",
+      metric: {
+        namespace: signal.namespace,
+        metricName: signal.name,
+        dimensions,
+        stat: signal.statistic,
+        period,
+      },
+      returnData: false,
+    },
+    {
+      id: "writes",
+      metric: {
+        namespace: "AWS/DynamoDB",
+        metricName: "ConsumedWriteCapacityUnits",
+        dimensions: { TableName: TableName ?? "" },
+        stat: "Sum",
+        period,
+      },
+      returnData: false,
+    },
+    // IF gives no value where the condition has none (no writes here), so those periods are missing, not breaching.
+    {
+      id: "whileWritten",
+      expression: "IF(writes > 0, FILL(signal, 0))",
+      label: `${signal.name} while written`,
+      returnData: true,
+    },
+  ];
+}
+
 function relayOf(watched: Watched): sst.aws.Function {
   const relay = watched.functions.OutboxRelay;
   if (!relay) throw new Error("no OutboxRelay function to watch");
@@ -83,15 +126,20 @@ export function createAlarms(
   const alarms: aws.cloudwatch.MetricAlarm[] = [];
   for (const signal of signalsFor(ctx.config.claimMode)) {
     for (const { part, dimensions } of instancesOf(signal, ctx, watched)) {
+      const metric = signal.whileWritten
+        ? { metricQueries: whileWrittenQueries(signal, dimensions) }
+        : {
+            namespace: signal.namespace,
+            metricName: signal.name,
+            dimensions,
+            statistic: signal.statistic,
+            period: signal.periodS,
+          };
       const alarm = new aws.cloudwatch.MetricAlarm(
         alarmName(ctx.prefix, signal, part),
         {
           alarmDescription: alarmDescription(ctx.role, signal),
-          namespace: signal.namespace,
-          metricName: signal.name,
-          dimensions,
-          statistic: signal.statistic,
-          period: signal.periodS,
+          ...metric,
           evaluationPeriods: signal.evaluationPeriods,
           datapointsToAlarm: signal.datapointsToAlarm ?? signal.evaluationPeriods,
           comparisonOperator: signal.comparison,

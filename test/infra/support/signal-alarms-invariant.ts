@@ -5,7 +5,7 @@
  * entry. The metrics the issue names are held to the issue itself (ISSUE_METRICS), not to the list.
  */
 import { alarmName, ON_CALL_SIGNALS, type OnCallSignal } from "../../../stacks/on-call-signals";
-import type { CapturedResource } from "./capture";
+import type { CapturedResource, Json } from "./capture";
 import type { Invariant, View } from "./invariants";
 import { arr, obj, str } from "./json";
 import { onCallTopic } from "./on-call-invariant";
@@ -47,28 +47,51 @@ function namesOf(v: View, role: Role, s: OnCallSignal): string[] {
   return [alarmName(prefix, s)];
 }
 
+const mismatches = (name: string, got: Record<string, unknown>, want: Record<string, unknown>) =>
+  Object.entries(want)
+    .filter(([k, value]) => got[k] !== value)
+    .map(([k, value]) => `${name} has ${k} ${JSON.stringify(got[k])}, expected ${JSON.stringify(value)}`);
+
 function settingsProblems(a: CapturedResource, s: OnCallSignal): string[] {
-  const want: Record<string, unknown> = {
-    namespace: s.namespace,
-    metricName: s.name,
-    statistic: s.statistic,
-    period: s.periodS,
-    evaluationPeriods: s.evaluationPeriods,
-    comparisonOperator: s.comparison,
-    threshold: s.threshold,
-    treatMissingData: s.missingData,
-  };
-  const out = Object.entries(want)
-    .filter(([k, value]) => a.inputs[k] !== value)
-    .map(
-      ([k, value]) => `${a.name} has ${k} ${JSON.stringify(a.inputs[k])}, expected ${JSON.stringify(value)}`,
-    );
-  const dims = Object.keys(obj(a.inputs.dimensions)).sort();
+  const metric = s.whileWritten ? whileWrittenMetric(a) : a.inputs;
+  const out = [
+    ...mismatches(a.name, metric, {
+      namespace: s.namespace,
+      metricName: s.name,
+      statistic: s.statistic,
+      period: s.periodS,
+    }),
+    ...mismatches(a.name, a.inputs, {
+      evaluationPeriods: s.evaluationPeriods,
+      comparisonOperator: s.comparison,
+      threshold: s.threshold,
+      treatMissingData: s.missingData,
+    }),
+  ];
+  const dims = Object.keys(obj(metric.dimensions as Json)).sort();
   if (JSON.stringify(dims) !== JSON.stringify([...s.dimensions].sort()))
     out.push(`${a.name} has dimensions [${dims.join(", ")}], expected [${s.dimensions.join(", ")}]`);
   if (!str(a.inputs.alarmDescription)?.includes(`README runbook: "${s.runbook}"`))
     out.push(`${a.name}'s description does not name its runbook entry "${s.runbook}"`);
   return out;
+}
+
+/**
+ * The metric of an alarm judged only while the table is written: its "signal" query, read as a plain alarm's
+ * inputs; the expression must fill a missing value with 0 where there were writes (else it never breaches).
+ */
+function whileWrittenMetric(a: CapturedResource): Record<string, unknown> {
+  const queries = arr(a.inputs.metricQueries).map(obj);
+  const m = obj(queries.find((q) => q.id === "signal")?.metric);
+  const judged = queries.find((q) => q.returnData === true);
+  if (!/^IF\(writes > 0, FILL\(signal, 0\)\)$/.test(String(judged?.expression))) return {};
+  return {
+    namespace: m.namespace,
+    metricName: m.metricName,
+    statistic: m.stat,
+    period: m.period,
+    dimensions: m.dimensions,
+  };
 }
 
 function actionProblems(a: CapturedResource, topicArn: string | undefined): string[] {
@@ -95,7 +118,11 @@ function regionProblems(v: View, role: Role): string[] {
 function issueProblems(v: View, role: Role, alarms: CapturedResource[]): string[] {
   const out: string[] = [];
   for (const m of ISSUE_METRICS.filter((x) => !x.mrscOnly || v.expected.claimMode === "mrsc")) {
-    const on = alarms.filter((a) => a.inputs.namespace === m.namespace && a.inputs.metricName === m.name);
+    const on = alarms.filter(
+      (a) =>
+        (a.inputs.namespace === m.namespace && a.inputs.metricName === m.name) ||
+        arr(a.inputs.metricQueries).some((q) => obj(obj(q).metric).metricName === m.name),
+    );
     if (on.length === 0) out.push(`${role}: no alarm on ${m.namespace} ${m.name}`);
     if (!m.perFunction) continue;
     const covered = new Set(on.map((a) => obj(a.inputs.dimensions).FunctionName));
@@ -109,7 +136,10 @@ function issueProblems(v: View, role: Role, alarms: CapturedResource[]): string[
     )
   )
     out.push(`${role}: no alarm on ReplicationLatency above 180 s`);
-  if (!latency.some((a) => a.inputs.treatMissingData === "breaching"))
+  const missing = (a: CapturedResource) =>
+    a.inputs.treatMissingData === "breaching" ||
+    /FILL\(\w+, 0\)/.test(JSON.stringify(a.inputs.metricQueries ?? ""));
+  if (!alarms.some((a) => JSON.stringify(a.inputs).includes('"ReplicationLatency"') && missing(a)))
     out.push(`${role}: no alarm on ReplicationLatency going missing`);
   return out;
 }
