@@ -71,8 +71,9 @@ function graph(
   };
 }
 
+/** A metric row of a search expression: every series of a metric whatever its dimensions' values. */
 const search = (id: string, query: string, stat: string, label: string) => [
-  { expression: `SEARCH('${query}', '${stat}', 60)`, id, label },
+  [{ expression: `SEARCH('${query}', '${stat}', 60)`, id, label }],
 ];
 
 /** The concrete metric rows of a signal in this Region (and, in the Regions' section, in the other Region too). */

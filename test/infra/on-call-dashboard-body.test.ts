@@ -43,6 +43,15 @@ describe("the on-call dashboard's body", () => {
     expect(text).toContain("arn:aws:cloudwatch:eu-west-1:1:alarm:a");
   });
 
+  it("writes every metric of a graph as a row (an array), search expressions included", () => {
+    // act
+    const widgets = widgetsOf(dashboardBody(input)).filter((w) => w.type === "metric");
+    // assess
+    for (const w of widgets)
+      for (const row of w.properties.metrics as unknown[])
+        expect(Array.isArray(row), String(w.properties.title)).toBe(true);
+  });
+
   it("refuses a signal it has no place for (a new signal must be placed, not left out)", () => {
     // prepare
     const stray = { ...(ON_CALL_SIGNALS[0] as (typeof ON_CALL_SIGNALS)[number]), id: "Stray" };
