@@ -56,6 +56,11 @@ export interface OnCallSignal {
   missingData: MissingData;
   /** Why this threshold, period and missing-data rule, in one line. */
   why: string;
+  /**
+   * Judged only in periods in which the Region wrote to the watched table (its ConsumedWriteCapacityUnits): a metric
+   * that AWS publishes only while it replicates is missing for a reason only then, and counts as 0 there.
+   */
+  whileWritten?: true;
   /** Only deployed in this claim mode (the conflicts of a multi-Region strongly consistent table). */
   claimMode?: "mrsc";
   /** The module that builds this alarm itself (a metric-math alarm), instead of the generator from this list. */
@@ -343,7 +348,8 @@ export const ON_CALL_SIGNALS: readonly OnCallSignal[] = [
   {
     id: "ReplicationMissing",
     runbook: "Replication falls behind",
-    meaning: "A global table published no ReplicationLatency for 30 minutes: replication may have stopped",
+    meaning:
+      "A global table took writes here but published no ReplicationLatency for 30 minutes: replication stopped",
     namespace: "AWS/DynamoDB",
     name: "ReplicationLatency",
     dimensions: ["TableName", "ReceivingRegion"],
@@ -353,8 +359,9 @@ export const ON_CALL_SIGNALS: readonly OnCallSignal[] = [
     comparison: "LessThanThreshold",
     periodS: FIVE_MIN,
     evaluationPeriods: 6,
-    missingData: "breaching",
-    why: "AWS's guidance: alarm on the metric going missing too; the ledger replicates the canary, so silence is not idle",
+    missingData: "notBreaching",
+    why: "AWS's guidance: alarm on it going missing; a period with writes here and no value breaches, an idle one does not",
+    whileWritten: true,
   },
   {
     id: "ReplicatedWriteConflicts",

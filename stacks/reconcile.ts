@@ -23,7 +23,11 @@ const NOT_RUN_HOURS = 26;
  * Both Regions get them, since which Region is active is data, not a deployment; the passive Region's run does
  * nothing but count itself (ReconcileRuns).
  */
-export function createReconcile(ctx: RegionContext, functions: RegionFunctions, onCall: OnCall): void {
+export function createReconcile(
+  ctx: RegionContext,
+  functions: RegionFunctions,
+  onCall: OnCall,
+): aws.cloudwatch.MetricAlarm[] {
   const spec = handlers.find((h) => h.id === "Reconcile");
   const fn = functions.Reconcile;
   const resolver = functions.Resolver;
@@ -39,7 +43,7 @@ export function createReconcile(ctx: RegionContext, functions: RegionFunctions, 
   const { namespace, dimensions } = RECONCILE_METRICS;
   // Any discrepancy in the last 24 hourly periods. Missing data is not breaching here: an hour without a run is
   // normal (it runs once a day), and a night with no run at all is the next alarm's to report.
-  new aws.cloudwatch.MetricAlarm(
+  const discrepancies = new aws.cloudwatch.MetricAlarm(
     `${ctx.prefix}ReconcileDiscrepanciesAlarm`,
     {
       alarmDescription: `${ctx.role}: the nightly reconcile found charges and ledger rows that disagree (README runbook, Reconciliation)`,
@@ -57,7 +61,7 @@ export function createReconcile(ctx: RegionContext, functions: RegionFunctions, 
     },
     opts,
   );
-  new aws.cloudwatch.MetricAlarm(
+  const notRun = new aws.cloudwatch.MetricAlarm(
     `${ctx.prefix}ReconcileNotRunAlarm`,
     {
       alarmDescription: `${ctx.role}: no nightly reconcile finished in ${NOT_RUN_HOURS} h while the Region ran (README runbook, Reconciliation)`,
@@ -72,6 +76,7 @@ export function createReconcile(ctx: RegionContext, functions: RegionFunctions, 
     },
     opts,
   );
+  return [discrepancies, notRun];
 }
 
 /**

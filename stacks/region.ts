@@ -1,6 +1,8 @@
+import { createAlarms } from "./alarms";
 import { createApi } from "./api";
 import type { InfraConfig, RegionRole } from "./config";
 import type { ControlAuthority, ControlRef } from "./control-authority";
+import { createDashboard } from "./dashboard";
 import { createFunctions, type RegionFunctions } from "./functions";
 import { createOnCall, type OnCall } from "./on-call";
 import { createPushEmail, type RegionPushEmail } from "./push-email";
@@ -72,6 +74,9 @@ export function createRegion(
   const api = createApi(ctx, functions);
   createWorkers(ctx, functions);
   const onCall = createOnCall(ctx);
-  createReconcile(ctx, functions, onCall);
+  const reconcileAlarms = createReconcile(ctx, functions, onCall);
+  // Every on-call signal's alarm (stacks/on-call-signals.ts) and the dashboard drawn from the same list.
+  const alarms = [...createAlarms(ctx, { functions, api }, onCall), ...reconcileAlarms];
+  createDashboard(ctx, { functions, api }, alarms);
   return { api, functions, queues, onCall };
 }

@@ -23,6 +23,7 @@ import {
   workerSubscription,
 } from "./support/invariants";
 import { type Mutation, resourceOf } from "./support/mutation";
+import { ON_CALL_SIGNAL_MUTATIONS } from "./support/on-call-signal-mutations";
 import { operatorOutputs } from "./support/operator-invariant";
 import { eventsDlqDrain, peerQueue } from "./support/peer-queue-invariant";
 import { ensurePlatform, INSTALL_TIMEOUT_MS } from "./support/platform";
@@ -816,7 +817,7 @@ const mutations: Mutation[] = [
 ];
 
 describe("each invariant reports its property broken on purpose", () => {
-  const all = [...mutations, ...DEPLOY_GRADE_MUTATIONS];
+  const all = [...mutations, ...DEPLOY_GRADE_MUTATIONS, ...ON_CALL_SIGNAL_MUTATIONS];
 
   it("covers every invariant", () => {
     expect(new Set(all.map((m) => m.invariant.name))).toEqual(new Set(invariants.map((i) => i.name)));

@@ -85,6 +85,7 @@ export * from "./region/region-control";
 export * from "./region/region-wiring";
 export * from "./region/route-dead-letters";
 export * from "./shared-state/shared-state";
+export * from "./signals/signal-sink";
 export * from "./stream-job/dynamo-totals-sink";
 export * from "./stream-job/job-state";
 export * from "./stream-job/run-stream-job";

@@ -6,6 +6,7 @@
 import { type HandlerSpec, handlers } from "../../../stacks/handlers";
 import type { Capture, CapturedResource, Json, JsonObject } from "./capture";
 import { controlAuthority } from "./control-invariant";
+import { onCallDashboards } from "./dashboard-invariant";
 import { dnsRecords } from "./dns-invariant";
 import { eventsQueueAtScale } from "./events-queue-invariant";
 import { allowedResources, isAllowed, type PolicyDocument } from "./iam";
@@ -15,6 +16,7 @@ import { operatorOutputs } from "./operator-invariant";
 import { eventsDlqDrain, peerEventsQueue, peerQueue } from "./peer-queue-invariant";
 import { pspSecrets } from "./psp-secrets-invariant";
 import { nightlyReconcile } from "./reconcile-invariant";
+import { signalAlarms } from "./signal-alarms-invariant";
 
 /** What the test demands of a run (from the scenario's settings). */
 export interface Expected {
@@ -899,6 +901,8 @@ export const invariants: Invariant[] = [
   pspSecrets,
   nightlyReconcile,
   onCallAlarms,
+  signalAlarms,
+  onCallDashboards,
   peerQueue,
   eventsDlqDrain,
   protection,

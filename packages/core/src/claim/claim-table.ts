@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Clock } from "../clock/clock";
 import { Refusal } from "../payment/payment-errors";
+import { countSignal } from "../signals/signal-sink";
 import type { ClaimAnswer, ClaimItem } from "./claim-answer";
 import { isExpired } from "./claim-answer";
 import { claimSwitches } from "./test-switches";
@@ -227,7 +228,12 @@ export class ClaimTable {
 }
 
 // On a multi-Region strongly consistent table a write racing one in another Region fails this way.
-const isReplicatedConflict = (err: unknown) => (err as Error)?.name === "ReplicatedWriteConflictException";
+// Counted for on-call: with one active Region they are rare, so many mean both Regions write the same keys.
+const isReplicatedConflict = (err: unknown) => {
+  const conflict = (err as Error)?.name === "ReplicatedWriteConflictException";
+  if (conflict) countSignal("ReplicatedWriteConflicts");
+  return conflict;
+};
 const replicatedConflict = () =>
   new Refusal("in-progress", "another Region is writing this key right now; retry", 1);
 

@@ -25,6 +25,10 @@ export interface ResolverReport {
   /** Payments where the PSP contradicts a final state; listed on every pass until a person acts. */
   anomalies: Array<{ payment_id: string; state: PaymentState; kind: string; psp_charge: string }>;
   rateLimited: boolean;
+  /** How many unsettled payments and refunds the pass found listed (at most 4 × its limit): the unknown backlog. */
+  backlog: number;
+  /** The age in seconds of the oldest of them (since its charge or refund began); 0 when there is none. */
+  oldestAgeS: number;
   /** Set when the pass stopped because the authority no longer named this Region before a PSP call. */
   stoppedPassive?: boolean;
 }
@@ -76,8 +80,17 @@ export async function settleUnknowns(deps: PaymentDeps, pass: ResolverPass = {})
     kind: r.anomaly?.kind ?? "unknown",
     psp_charge: r.anomaly?.psp_charge ?? "",
   }));
-  const report: ResolverReport = { examined: 0, settled: [], unresolved: [], anomalies, rateLimited: false };
-  for (const listed of await listUnsettled(deps, limit)) {
+  const backlog = await listUnsettled(deps, limit);
+  const report: ResolverReport = {
+    examined: 0,
+    settled: [],
+    unresolved: [],
+    anomalies,
+    rateLimited: false,
+    backlog: backlog.length,
+    oldestAgeS: oldestAgeS(backlog, deps.clock.now()),
+  };
+  for (const listed of backlog) {
     // The index is read once; another resolver may have settled the row since, or a fact of a further state may
     // have replicated here beside it: the row then catches up, or it would stay listed for ever.
     const row = (await deps.ledger.catchUp(listed.payment_id, deps.clock.now())).row;
@@ -94,6 +107,14 @@ export async function settleUnknowns(deps: PaymentDeps, pass: ResolverPass = {})
     if (notRun) return { ...report, rateLimited: true };
   }
   return report;
+}
+
+/** How long the oldest listed row has waited for its outcome, in whole seconds: what the on-call alarm reads. */
+function oldestAgeS(rows: PaymentRow[], now: number): number {
+  const starts = rows.map((r) =>
+    r.state.startsWith("REFUND_") ? (r.refund_started_at ?? r.created_at) : r.created_at,
+  );
+  return starts.length === 0 ? 0 : Math.max(0, Math.floor((now - Math.min(...starts)) / 1000));
 }
 
 async function settleOne(

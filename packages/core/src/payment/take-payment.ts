@@ -11,7 +11,7 @@ import { ClaimLost } from "../claim/claim-table";
 import { crashPoint } from "../faults/crash-point";
 import { paymentIdOf, scopeOf } from "../ids/derive-ids";
 import type { Slot } from "../psp-budget/psp-budget";
-import { slotWaitMs } from "../psp-budget/within-budget";
+import { countPspCall, slotWaitMs } from "../psp-budget/within-budget";
 import { answerVoidedKey } from "./answer-voided-key";
 import type { EpochContext } from "./charged-elsewhere";
 import type { PaymentDeps } from "./payment-deps";
@@ -173,7 +173,9 @@ async function liveChargeSlot(deps: PaymentDeps, p: ChargePayload): Promise<Slot
     wait >= 0
       ? await deps.pspBudget.reserve("POST /v1/charges", "live", wait)
       : { granted: false, retryAfterMs: 1_000 };
-  if (slot.granted || (await deps.ledger.getLocator(p.caller, p.key))) return slot;
+  if (slot.granted) return slot;
+  countPspCall("live", { kind: "rate-limited", retryAfterMs: slot.retryAfterMs, by: "budget" });
+  if (await deps.ledger.getLocator(p.caller, p.key)) return slot;
   const retryAfterS = Math.max(1, Math.ceil(slot.retryAfterMs / 1000));
   throw new Refusal(
     "psp-unavailable",

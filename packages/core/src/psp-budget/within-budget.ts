@@ -1,5 +1,6 @@
 import type { Clock } from "../clock/clock";
 import type { PspOrigin, PspReply } from "../psp/psp-port";
+import { countSignal } from "../signals/signal-sink";
 import type { PspBudget, PspEndpoint, Slot } from "./psp-budget";
 import { unsafe429IsUnknown } from "./psp-budget-test-switches";
 
@@ -40,18 +41,39 @@ export async function withinBudget(
       wait >= 0
         ? await budget.reserve(req.endpoint, req.origin, wait)
         : { granted: false, retryAfterMs: 1_000 };
-    if (!slot.granted) return { kind: "rate-limited", retryAfterMs: slot.retryAfterMs, by: "budget" };
+    if (!slot.granted)
+      return countPspCall(req.origin, {
+        kind: "rate-limited",
+        retryAfterMs: slot.retryAfterMs,
+        by: "budget",
+      });
     await sendTimeOf(req.endpoint, slot);
     // A busy process can wake far past its slot: then the call is not worth sending, and nothing ran.
     if (req.untilMs - clock.now() < MIN_PSP_CALL_MS / 2)
-      return { kind: "rate-limited", retryAfterMs: 1_000, by: "budget" };
-    const reply = await send(req.untilMs - clock.now());
+      return countPspCall(req.origin, { kind: "rate-limited", retryAfterMs: 1_000, by: "budget" });
+    const reply = countPspCall(req.origin, await send(req.untilMs - clock.now()));
     if (reply.kind !== "rate-limited") return reply;
     if (unsafe429IsUnknown()) return { kind: "unknown", reason: "PSP answered 429" };
     if (clock.now() + reply.retryAfterMs + MIN_PSP_CALL_MS > req.untilMs) return reply;
     await sleep(reply.retryAfterMs);
     slot = undefined;
   }
+}
+
+/** A call's outcome as on-call reads it: ok, declined, 429 (the PSP's), budget-refused (ours), or the reply's kind. */
+export function pspOutcome(reply: PspReply): string {
+  if (reply.kind === "done") return "ok";
+  if (reply.kind === "rate-limited") return reply.by === "psp" ? "429" : "budget-refused";
+  return reply.kind;
+}
+
+/** Counts one PSP call (or our budget's refusal to make it) by origin and outcome, and passes the reply on. */
+export function countPspCall(origin: PspOrigin, reply: PspReply): PspReply {
+  const outcome = pspOutcome(reply);
+  countSignal("PspCalls", 1, { Origin: origin, Outcome: outcome });
+  if (outcome === "429") countSignal("PspThrottled");
+  if (outcome === "budget-refused") countSignal("PspBudgetRefused");
+  return reply;
 }
 
 /** This process's sends to each endpoint in the last second (real time, oldest first). */

@@ -1,5 +1,6 @@
 import type { RegionRole } from "../config/switches";
 import { Refusal } from "../payment/payment-errors";
+import { countSignal } from "../signals/signal-sink";
 import { namesActive, namesDraining, type RegionControl, type RegionControlStore } from "./region-control";
 
 /** How fresh a read of the authority must be for each kind of act, and the clock margin on `active_from`. */
@@ -54,7 +55,11 @@ export function activeRegion(
     if (!cached || t - cached.at > maxAgeMs || maxAgeMs === 0) {
       cached = await store.read().then(
         (control) => ({ at: t, control }),
-        (err: unknown) => ({ at: t, error: (err as Error)?.message ?? String(err) }),
+        (err: unknown) => {
+          // The on-call signal of a Region cut off from its authority (it is passive while this lasts).
+          countSignal("AuthorityReadFailures");
+          return { at: t, error: (err as Error)?.message ?? String(err) };
+        },
       );
     }
     return cached;

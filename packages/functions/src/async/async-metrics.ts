@@ -19,6 +19,10 @@ export const AsyncMetric = {
   DedupStoreFailedOpen: "DedupStoreFailedOpen",
   /** Intents a provider refused for good (rejected address, disabled endpoint, paused account): marked FAILED. */
   NotificationsFailedPermanently: "NotificationsFailedPermanently",
+  /** Stream batches the relay failed to publish (the stream retries them in order). */
+  RelayFailures: "RelayFailures",
+  /** Events whose processing threw on one receive (SQS redelivers them; the last one goes to the DLQ). */
+  WorkerFailures: "WorkerFailures",
   /** Provider calls retried after throttling or a 5xx inside one invocation. */
   NotificationSendRetries: "NotificationSendRetries",
 } as const;

@@ -46,6 +46,7 @@ async function processRecord(record: SQSRecord, context: Context): Promise<void>
     const receives = Number(record.attributes.ApproximateReceiveCount ?? 1);
     const last = receives >= maxReceiveCount();
     // SQS moves a message to the DLQ instead of delivering it again once it was received maxReceiveCount times.
+    countMetric(AsyncMetric.WorkerFailures);
     if (last) countMetric(AsyncMetric.DlqArrivals);
     const details = {
       message_id: record.messageId,

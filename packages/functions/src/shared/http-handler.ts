@@ -1,5 +1,5 @@
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
-import { findRefusal, Refusal, regionGate } from "@eo/core";
+import { countSignal, findRefusal, Refusal, regionGate } from "@eo/core";
 import middy from "@middy/core";
 import type {
   APIGatewayProxyEventV2WithJWTAuthorizer,
@@ -22,6 +22,7 @@ export function httpHandler(name: string, operation: (event: ApiEvent, context: 
     try {
       await refuseWritesWhenPassive(event);
       const a = await operation(event, context);
+      countAnswer(name, a.status, "none");
       return {
         statusCode: a.status,
         headers: { "content-type": "application/json", ...a.headers },
@@ -29,10 +30,21 @@ export function httpHandler(name: string, operation: (event: ApiEvent, context: 
         body: a.status === 204 ? "" : JSON.stringify(a.body ?? {}),
       };
     } catch (err) {
-      if (!findRefusal(err)) logger.error(`${name} failed`, { error: err as Error });
-      return toProblem(err, event.rawPath);
+      const refusal = findRefusal(err);
+      if (!refusal) logger.error(`${name} failed`, { error: err as Error });
+      const problem = toProblem(err, event.rawPath);
+      countAnswer(name, problem.statusCode ?? 500, refusal?.kind ?? "internal");
+      return problem;
     }
   }).use(injectLambdaContext(logger));
+}
+
+/** The payment operations whose answers are the buyer's view on the dashboard (devices and webhooks are not). */
+const PAYMENT_OPERATIONS = new Set(["create-payment", "resolve-payment", "get-payment", "cancel-payment"]);
+
+/** Counts one payment answer by status and problem kind (`none` for a success, `internal` for a 500). */
+function countAnswer(name: string, status: number, kind: string): void {
+  if (PAYMENT_OPERATIONS.has(name)) countSignal("PaymentAnswers", 1, { Status: String(status), Kind: kind });
 }
 
 /** The caller is the token's `sub`, never a header or body field. */

@@ -40,6 +40,7 @@ export const handler = middy(async (event: DynamoDBStreamEvent): Promise<void> =
     const { published } = await relayOutbox(relayDeps(), items);
     countMetric(AsyncMetric.OutboxEventsRelayed, published.length);
   } catch (err) {
+    countMetric(AsyncMetric.RelayFailures);
     logger.warn("relay batch failed; the stream retries it", {
       events: items.map((i) => i.event_id),
       error: err as Error,

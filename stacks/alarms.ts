@@ -1,0 +1,156 @@
+import type { RegionFunctions } from "./functions";
+import { type OnCall, onCallActions } from "./on-call";
+import { APP_DIMENSIONS, alarmName, ON_CALL_SIGNALS, type OnCallSignal } from "./on-call-signals";
+import type { RegionContext } from "./region";
+
+/** What a Region's alarms and dashboard point at: its functions, its API and (through the context) its queues. */
+export interface Watched {
+  functions: RegionFunctions;
+  api: sst.aws.ApiGatewayV2;
+}
+
+/** One concrete metric of a signal in a Region: the alarm's name part and the dimensions' values. */
+export interface SignalInstance {
+  part: string;
+  dimensions: Record<string, $util.Input<string>>;
+}
+
+/** The global tables whose replication the Region's alarms watch (the claim table in MRSC mode replicates strongly). */
+const GLOBAL_TABLES = ["ledger", "consumer"] as const;
+
+/** The other Region of the pair, by name: where this Region's replicas receive. */
+function otherRegion(ctx: Pick<RegionContext, "role" | "config">): string {
+  return ctx.config.regions[ctx.role === "primary" ? "standby" : "primary"];
+}
+
+/** The concrete metrics of a signal in a Region: one, or one per function, per global table. */
+export function instancesOf(
+  signal: OnCallSignal,
+  ctx: Pick<RegionContext, "role" | "config" | "queues" | "tables">,
+  watched: Watched,
+): SignalInstance[] {
+  switch (signal.target) {
+    case "app":
+      return [{ part: "", dimensions: { ...APP_DIMENSIONS } }];
+    case "each-function":
+      return Object.entries(watched.functions).map(([id, fn]) => ({
+        part: id,
+        dimensions: { FunctionName: fn.name },
+      }));
+    case "relay-function":
+      return [{ part: "", dimensions: { FunctionName: relayOf(watched).name } }];
+    case "api":
+      return [{ part: "", dimensions: { ApiId: watched.api.nodes.api.id } }];
+    case "events-queue":
+      return [{ part: "", dimensions: { QueueName: ctx.queues.events.nodes.queue.name } }];
+    case "events-dlq":
+      return [{ part: "", dimensions: { QueueName: ctx.queues.eventsDlq.nodes.queue.name } }];
+    case "global-tables":
+      return GLOBAL_TABLES.map((t) => ({
+        part: t === "ledger" ? "Ledger" : "Consumer",
+        dimensions: { TableName: ctx.tables[t].name, ReceivingRegion: otherRegion(ctx) },
+      }));
+  }
+}
+
+/**
+ * The signal's metric judged only in periods in which this Region wrote to the table: there a missing value
+ * counts as 0 (FILL), so "< threshold" breaches; elsewhere the expression has no value (missing, not breaching).
+ */
+export function whileWrittenQueries(
+  signal: OnCallSignal,
+  dimensions: Record<string, $util.Input<string>>,
+): aws.types.input.cloudwatch.MetricAlarmMetricQuery[] {
+  const { TableName } = dimensions;
+  const period = signal.periodS;
+  return [
+    {
+      id: "signal",
+      metric: {
+        namespace: signal.namespace,
+        metricName: signal.name,
+        dimensions,
+        stat: signal.statistic,
+        period,
+      },
+      returnData: false,
+    },
+    {
+      id: "writes",
+      metric: {
+        namespace: "AWS/DynamoDB",
+        metricName: "ConsumedWriteCapacityUnits",
+        dimensions: { TableName: TableName ?? "" },
+        stat: "Sum",
+        period,
+      },
+      returnData: false,
+    },
+    // IF gives no value where the condition has none (no writes here), so those periods are missing, not breaching.
+    {
+      id: "whileWritten",
+      expression: "IF(writes > 0, FILL(signal, 0))",
+      label: `${signal.name} while written`,
+      returnData: true,
+    },
+  ];
+}
+
+function relayOf(watched: Watched): sst.aws.Function {
+  const relay = watched.functions.OutboxRelay;
+  if (!relay) throw new Error("no OutboxRelay function to watch");
+  return relay;
+}
+
+/** The signals deployed in this configuration: the generator's own (not a module's) and the claim mode's. */
+export function signalsFor(claimMode: string): OnCallSignal[] {
+  return ON_CALL_SIGNALS.filter((s) => !s.builtBy && (!s.claimMode || s.claimMode === claimMode));
+}
+
+/** The alarm's description: its Region, its meaning and the README runbook entry that says what to do. */
+export function alarmDescription(role: string, signal: OnCallSignal): string {
+  return `${role}: ${signal.meaning} (README runbook: "${signal.runbook}")`;
+}
+
+/**
+ * The Region's alarms, one per signal of the shared list (and per function or table where the signal says so),
+ * each paging the Region's on-call topic on ALARM and on OK. Both Regions get all of them: which one is active is
+ * data, and a passive Region's silence is what the missing-data rules allow for.
+ */
+export function createAlarms(
+  ctx: RegionContext,
+  watched: Watched,
+  onCall: OnCall,
+): aws.cloudwatch.MetricAlarm[] {
+  const opts = { provider: ctx.provider };
+  const alarms: aws.cloudwatch.MetricAlarm[] = [];
+  for (const signal of signalsFor(ctx.config.claimMode)) {
+    for (const { part, dimensions } of instancesOf(signal, ctx, watched)) {
+      const metric = signal.whileWritten
+        ? { metricQueries: whileWrittenQueries(signal, dimensions) }
+        : {
+            namespace: signal.namespace,
+            metricName: signal.name,
+            dimensions,
+            statistic: signal.statistic,
+            period: signal.periodS,
+          };
+      const alarm = new aws.cloudwatch.MetricAlarm(
+        alarmName(ctx.prefix, signal, part),
+        {
+          alarmDescription: alarmDescription(ctx.role, signal),
+          ...metric,
+          evaluationPeriods: signal.evaluationPeriods,
+          datapointsToAlarm: signal.datapointsToAlarm ?? signal.evaluationPeriods,
+          comparisonOperator: signal.comparison,
+          threshold: signal.threshold,
+          treatMissingData: signal.missingData,
+          ...onCallActions(onCall),
+        },
+        opts,
+      );
+      alarms.push(alarm);
+    }
+  }
+  return alarms;
+}
