@@ -79,6 +79,30 @@ describe("the console's alarms, by the thresholds deployed in AWS", () => {
     expect(wrong?.state).toBe("OK");
   });
 
+  it("misses replication only where writes wait to be replicated, as AWS judges it only in written periods", () => {
+    // prepare
+    const evaluate = alarmEvaluator(undefined);
+    const stateWith = (over: Partial<typeof replication>) => {
+      const counters = new WindowedCounters();
+      counters.record(0, countersOf("primary", facts(), 0));
+      const input = {
+        role: "primary" as const,
+        facts: facts(),
+        replication: { ...replication, ...over },
+        counters,
+      };
+      return evaluate(0, [input]).find((v) => v.id === "ReplicationMissing")?.state;
+    };
+    // act
+    const idlePaused = stateWith({ paused: true, pending: 0 });
+    const stopped = stateWith({ paused: true, pending: 3 });
+    const noReplica = stateWith({ running: false });
+    // assess
+    expect(idlePaused).toBe("OK");
+    expect(stopped).toBe("BREACHING");
+    expect(noReplica).toBe("NOT_MEASURED");
+  });
+
   it("counts budget refusals from the problem kind of a 503, not from every 503", () => {
     const tally = new AnswerTally();
     tally.count({

@@ -59,7 +59,10 @@ const READINGS: Record<string, Reading> = {
   // With one Region there is no replica, and in AWS no replication alarm either.
   ReplicationLatency: ({ replication }) =>
     !replication.running ? undefined : replication.paused || replication.pending > 0 ? replication.lag_ms : 0,
-  ReplicationMissing: ({ replication }) => (!replication.running ? undefined : replication.paused ? 0 : 1),
+  // As in AWS (whileWritten), only a Region that has writes waiting to replicate can miss the metric: a paused
+  // replicator with nothing pending is an idle table, not a stopped replication.
+  ReplicationMissing: ({ replication }) =>
+    !replication.running ? undefined : replication.paused && replication.pending > 0 ? 0 : 1,
 };
 
 /** The signal's local reading for a Region, or undefined when the local stack has nothing to measure it by. */
