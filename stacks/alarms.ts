@@ -1,6 +1,12 @@
 import type { RegionFunctions } from "./functions";
 import { type OnCall, onCallActions } from "./on-call";
-import { APP_DIMENSIONS, alarmName, ON_CALL_SIGNALS, type OnCallSignal } from "./on-call-signals";
+import {
+  APP_DIMENSIONS,
+  alarmDescription,
+  alarmName,
+  ON_CALL_SIGNALS,
+  type OnCallSignal,
+} from "./on-call-signals";
 import type { RegionContext } from "./region";
 
 /** What a Region's alarms and dashboard point at: its functions, its API and (through the context) its queues. */
@@ -105,11 +111,6 @@ function relayOf(watched: Watched): sst.aws.Function {
 /** The signals deployed in this configuration: the generator's own (not a module's) and the claim mode's. */
 export function signalsFor(claimMode: string): OnCallSignal[] {
   return ON_CALL_SIGNALS.filter((s) => !s.builtBy && (!s.claimMode || s.claimMode === claimMode));
-}
-
-/** The alarm's description: its Region, its meaning and the README runbook entry that says what to do. */
-export function alarmDescription(role: string, signal: OnCallSignal): string {
-  return `${role}: ${signal.meaning} (README runbook: "${signal.runbook}")`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { RegionFunctions } from "./functions";
 import { handlers } from "./handlers";
 import { type OnCall, onCallActions } from "./on-call";
+import { alarmDescription, signalOf } from "./on-call-signals";
 import type { RegionContext } from "./region";
 
 /**
@@ -15,8 +16,6 @@ export const RECONCILE_METRICS = {
 } as const;
 
 const HOUR_S = 3_600;
-/** How long without a finished run pages: a day, the run's 25 h overlap and some slack. */
-const NOT_RUN_HOURS = 26;
 
 /**
  * The nightly reconcile of one Region: its schedule and its two alarms, both acting on the Region's on-call topic.
@@ -41,22 +40,25 @@ export function createReconcile(
     opts,
   );
   const { namespace, dimensions } = RECONCILE_METRICS;
+  // Thresholds, periods and rules from the one list (stacks/on-call-signals.ts), as every other alarm's.
+  const found = signalOf("ReconcileDiscrepancies");
+  const notRunSignal = signalOf("ReconcileNotRun");
   // Any discrepancy in the last 24 hourly periods. Missing data is not breaching here: an hour without a run is
   // normal (it runs once a day), and a night with no run at all is the next alarm's to report.
   const discrepancies = new aws.cloudwatch.MetricAlarm(
     `${ctx.prefix}ReconcileDiscrepanciesAlarm`,
     {
-      alarmDescription: `${ctx.role}: the nightly reconcile found charges and ledger rows that disagree (README runbook, Reconciliation)`,
+      alarmDescription: alarmDescription(ctx.role, signalOf("ReconcileDiscrepancies")),
       namespace,
       dimensions,
       metricName: RECONCILE_METRICS.discrepancies,
-      statistic: "Maximum",
-      period: HOUR_S,
-      evaluationPeriods: 24,
-      datapointsToAlarm: 1,
-      comparisonOperator: "GreaterThanThreshold",
-      threshold: 0,
-      treatMissingData: "notBreaching",
+      statistic: found.statistic,
+      period: found.periodS,
+      evaluationPeriods: found.evaluationPeriods,
+      datapointsToAlarm: found.datapointsToAlarm ?? found.evaluationPeriods,
+      comparisonOperator: found.comparison,
+      threshold: found.threshold,
+      treatMissingData: found.missingData,
       ...onCallActions(onCall),
     },
     opts,
@@ -64,14 +66,14 @@ export function createReconcile(
   const notRun = new aws.cloudwatch.MetricAlarm(
     `${ctx.prefix}ReconcileNotRunAlarm`,
     {
-      alarmDescription: `${ctx.role}: no nightly reconcile finished in ${NOT_RUN_HOURS} h while the Region ran (README runbook, Reconciliation)`,
+      alarmDescription: alarmDescription(ctx.role, signalOf("ReconcileNotRun")),
       metricQueries: notRunQueries(resolver.name),
-      evaluationPeriods: NOT_RUN_HOURS,
-      datapointsToAlarm: NOT_RUN_HOURS,
-      comparisonOperator: "LessThanThreshold",
-      threshold: 1,
+      evaluationPeriods: notRunSignal.evaluationPeriods,
+      datapointsToAlarm: notRunSignal.evaluationPeriods,
+      comparisonOperator: notRunSignal.comparison,
+      threshold: notRunSignal.threshold,
       // An hour with no resolver run is missing (the stage did not exist yet): not breaching, so no page on day one.
-      treatMissingData: "notBreaching",
+      treatMissingData: notRunSignal.missingData,
       ...onCallActions(onCall),
     },
     opts,

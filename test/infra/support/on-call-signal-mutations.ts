@@ -90,6 +90,15 @@ const ALARMS: Mutation[] = [
     expectViolation: /standby: StandbyUnknownOldestAgeAlarm's description does not name its runbook entry/,
   },
   {
+    what: "the reconcile's own alarm (built in stacks/reconcile.ts) whose description names no runbook entry",
+    invariant: signalAlarms,
+    on: HOME,
+    breakIt: (c) => {
+      alarm(c, "PrimaryReconcileNotRunAlarm").inputs.alarmDescription = "no reconcile";
+    },
+    expectViolation: /primary: PrimaryReconcileNotRunAlarm's description does not name its runbook entry/,
+  },
+  {
     what: "the app's alarm on a dimension the handlers do not publish",
     invariant: signalAlarms,
     on: MRSC,

@@ -33,8 +33,11 @@ export const ISSUE_METRICS: Array<{ namespace: string; name: string; perFunction
     { namespace: "EffectivelyOnce", name: "ReplicatedWriteConflicts", mrscOnly: true },
   ];
 
-const deployed = (v: View) =>
-  ON_CALL_SIGNALS.filter((s) => !s.builtBy && (!s.claimMode || s.claimMode === v.expected.claimMode));
+const inMode = (v: View) =>
+  ON_CALL_SIGNALS.filter((s) => !s.claimMode || s.claimMode === v.expected.claimMode);
+const deployed = (v: View) => inMode(v).filter((s) => !s.builtBy);
+/** The alarms a module builds itself (metric math): their settings are that module's check, their page is ours. */
+const builtElsewhere = (v: View) => inMode(v).filter((s) => s.builtBy);
 
 /** The alarm names a signal has in a Region: one, or one per function, per global table. */
 function namesOf(v: View, role: Role, s: OnCallSignal): string[] {
@@ -51,6 +54,12 @@ const mismatches = (name: string, got: Record<string, unknown>, want: Record<str
   Object.entries(want)
     .filter(([k, value]) => got[k] !== value)
     .map(([k, value]) => `${name} has ${k} ${JSON.stringify(got[k])}, expected ${JSON.stringify(value)}`);
+
+function runbookProblems(a: CapturedResource, s: OnCallSignal): string[] {
+  return str(a.inputs.alarmDescription)?.includes(`README runbook: "${s.runbook}"`)
+    ? []
+    : [`${a.name}'s description does not name its runbook entry "${s.runbook}"`];
+}
 
 function settingsProblems(a: CapturedResource, s: OnCallSignal): string[] {
   const metric = s.whileWritten ? whileWrittenMetric(a) : a.inputs;
@@ -71,9 +80,7 @@ function settingsProblems(a: CapturedResource, s: OnCallSignal): string[] {
   const dims = Object.keys(obj(metric.dimensions as Json)).sort();
   if (JSON.stringify(dims) !== JSON.stringify([...s.dimensions].sort()))
     out.push(`${a.name} has dimensions [${dims.join(", ")}], expected [${s.dimensions.join(", ")}]`);
-  if (!str(a.inputs.alarmDescription)?.includes(`README runbook: "${s.runbook}"`))
-    out.push(`${a.name}'s description does not name its runbook entry "${s.runbook}"`);
-  return out;
+  return [...out, ...runbookProblems(a, s)];
 }
 
 /**
@@ -111,6 +118,11 @@ function regionProblems(v: View, role: Role): string[] {
       else
         out.push(...[...settingsProblems(a, s), ...actionProblems(a, topicArn)].map((p) => `${role}: ${p}`));
     }
+  for (const s of builtElsewhere(v)) {
+    const a = alarms.find((x) => x.name === alarmName(prefixOf(role), s));
+    if (!a) out.push(`${role}: no alarm ${alarmName(prefixOf(role), s)} (${s.runbook}) in ${v.region(role)}`);
+    else out.push(...[...runbookProblems(a, s), ...actionProblems(a, topicArn)].map((p) => `${role}: ${p}`));
+  }
   return [...out, ...issueProblems(v, role, alarms)];
 }
 
