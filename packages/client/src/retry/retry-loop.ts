@@ -24,10 +24,10 @@ export async function retryUntilHorizon<R>(
     if ("final" in verdict) return verdict.final;
     const { again } = verdict;
     if (!again.poll) failures++;
-    const waitMs = Math.max(
-      again.floorMs ?? 0,
-      jitteredBackoffMs(Math.max(1, failures), rt.backoff, rt.random),
-    );
+    const waitMs =
+      again.booked && again.floorMs !== undefined
+        ? again.floorMs
+        : Math.max(again.floorMs ?? 0, jitteredBackoffMs(Math.max(1, failures), rt.backoff, rt.random));
     const elapsed = rt.now() - started;
     if (elapsed + waitMs >= rt.horizonMs) {
       rt.emit({ type: "horizon", op, attempts: n, elapsed_ms: elapsed, why: again.why });

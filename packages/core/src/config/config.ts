@@ -55,6 +55,8 @@ export interface Tunables {
   resolverRatePerS: number;
   /** The longest a live request waits for a PSP slot before it answers 503 with Retry-After. */
   pspBudgetMaxWaitMs: number;
+  /** How far ahead a payment refused at the cap may book its PSP slot (the fair queue's length in time). */
+  pspBookingHorizonS: number;
   /** How long the PSP remembers an idempotency key (Stripe: at least 24 h). */
   pspKeyWindowS: number;
   /** How long after a charge attempt "not found by our reference" is taken as no charge (an index may lag). */
@@ -123,6 +125,8 @@ export function loadTunables(env: NodeJS.ProcessEnv = process.env): Tunables {
     pspEndpointRatePerS: num(env, "PSP_ENDPOINT_RATE_PER_S", 22),
     resolverRatePerS: num(env, "RESOLVER_RATE_PER_S", 10),
     pspBudgetMaxWaitMs: num(env, "PSP_BUDGET_MAX_WAIT_MS", 1_000),
+    // A minute of the PSP's rate: the phone's horizon (45 to 60 s), beyond which a place is of no use to anyone.
+    pspBookingHorizonS: num(env, "PSP_BOOKING_HORIZON_S", 60),
     pspKeyWindowS: num(env, "PSP_KEY_WINDOW_S", 86_400),
     pspNotFoundSettleS: num(env, "PSP_NOT_FOUND_SETTLE_S", 600),
     controlCacheMs: num(env, "REGION_CONTROL_CACHE_MS", 2_000),

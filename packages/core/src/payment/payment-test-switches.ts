@@ -91,3 +91,9 @@ export const unsafeNoResolverRecheck = (): boolean => process.env.EO_TEST_UNSAFE
  */
 export const unsafeTrustInheritedVoidOnPay = (): boolean =>
   process.env.EO_TEST_UNSAFE_TRUST_INHERITED_VOID_ON_PAY === "1";
+
+/**
+ * EO_TEST_UNSAFE_NO_FAIR_QUEUE=1 takes the fair queue away: a refused payment keeps no place, so whichever retry
+ * lands on a free slot wins and a buyer who tapped first can be served after later ones (the run before issue 29).
+ */
+export const unsafeNoFairQueue = (): boolean => process.env.EO_TEST_UNSAFE_NO_FAIR_QUEUE === "1";

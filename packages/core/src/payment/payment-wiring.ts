@@ -5,6 +5,7 @@ import { type AppConfig, loadConfig } from "../config/config";
 import { DynamoLedger } from "../ledger/dynamo-ledger";
 import { HttpPsp } from "../psp/http-psp";
 import { DynamoPspBudget } from "../psp-budget/dynamo-psp-budget";
+import { DynamoSlotBookings } from "../psp-budget/dynamo-slot-bookings";
 import { fencedLedger } from "../region/fenced-ledger";
 import { regionGate } from "../region/region-wiring";
 import type { PaymentDeps } from "./payment-deps";
@@ -28,6 +29,7 @@ export function paymentDeps(config: AppConfig = loadConfig()): PaymentDeps {
     psp: new HttpPsp(config.pspUrl, () => config.pspApiKey),
     // The budget's buckets live beside the claims: one table per Region that calls the PSP, or the shared one.
     pspBudget: new DynamoPspBudget(claimDb(), config.claimTable, budgetRatesOf(config), clock),
+    slotBookings: new DynamoSlotBookings(claimDb(), config.claimTable, () => clock.now()),
     config,
     clock,
   };

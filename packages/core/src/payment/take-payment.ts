@@ -14,11 +14,12 @@ import type { Slot } from "../psp-budget/psp-budget";
 import { countPspCall, slotWaitMs } from "../psp-budget/within-budget";
 import { answerVoidedKey } from "./answer-voided-key";
 import type { EpochContext } from "./charged-elsewhere";
+import { keepPlace } from "./keep-place";
 import type { PaymentDeps } from "./payment-deps";
 import { findRefusal, KeyVoided, Refusal } from "./payment-errors";
 import { fingerprintOf, type PaymentRequest } from "./payment-request";
 import { isChargeFinal } from "./payment-state";
-import { stallIfArmed, unsafeNoDeadlineCheck } from "./payment-test-switches";
+import { stallIfArmed, unsafeNoDeadlineCheck, unsafeNoFairQueue } from "./payment-test-switches";
 import { placeDurableGuard } from "./place-durable-guard";
 import { type Rendered, renderFinal, renderPayment, renderProcessing } from "./render-payment";
 import { replayCharge } from "./replay-charge";
@@ -161,23 +162,34 @@ async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAns
 }
 
 /**
- * Reserves the PSP slot for a new payment's charge. When the budget has none within the wait, the buyer hears
- * 503 with Retry-After and nothing is charged or written (the claim is released); a payment the ledger already
- * holds answers from its row instead, since its outcome may not be "nothing".
+ * Reserves the PSP slot for a new payment's charge, in arrival order (keepPlace). When the budget has none within
+ * the wait, the buyer hears 503 with Retry-After and nothing is charged or written (the claim is released); a
+ * payment the ledger already holds answers from its row instead, since its outcome may not be "nothing".
  */
 async function liveChargeSlot(deps: PaymentDeps, p: ChargePayload): Promise<Slot> {
   const most = deps.config.pspBudgetMaxWaitMs;
   // Past the deadline there is no slot worth having: this is the deadline check again (and off with it).
   const wait = unsafeNoDeadlineCheck() ? most : slotWaitMs(deps.clock, p.deadline_at, most);
-  const slot: Slot =
-    wait >= 0
-      ? await deps.pspBudget.reserve("POST /v1/charges", "live", wait)
-      : { granted: false, retryAfterMs: 1_000 };
+  if (wait < 0) return refuseCharge(deps, p, spentFor(1_000));
+  if (!unsafeNoFairQueue()) {
+    const place = await keepPlace(deps, p.payment_id, wait);
+    return "slot" in place ? place.slot : refuseCharge(deps, p, place.refused);
+  }
+  const slot = await deps.pspBudget.reserve("POST /v1/charges", "live", wait);
   if (slot.granted) return slot;
   countPspCall("live", { kind: "rate-limited", retryAfterMs: slot.retryAfterMs, by: "budget" });
-  if (await deps.ledger.getLocator(p.caller, p.key)) return slot;
-  const retryAfterS = Math.max(1, Math.ceil(slot.retryAfterMs / 1000));
-  throw new Refusal(
+  return refuseCharge(deps, p, spentFor(slot.retryAfterMs));
+}
+
+async function refuseCharge(deps: PaymentDeps, p: ChargePayload, refusal: Refusal): Promise<Slot> {
+  if (await deps.ledger.getLocator(p.caller, p.key))
+    return { granted: false, retryAfterMs: (refusal.retryAfterS ?? 1) * 1000 };
+  throw refusal;
+}
+
+function spentFor(retryAfterMs: number): Refusal {
+  const retryAfterS = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new Refusal(
     "psp-unavailable",
     `our share of the PSP's rate limit is spent for the next ${retryAfterS} s; nothing was charged or written. ` +
       "Retry with the same Idempotency-Key after Retry-After.",
