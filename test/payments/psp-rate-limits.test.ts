@@ -85,7 +85,8 @@ describe("the PSP's rate limit on the live path", () => {
     await tapAndRetry(all, false);
     // assess: the refused ones ran nothing and wrote nothing
     const refused = all.filter((b) => b.answers[0]?.status === 503);
-    expect(all.map((b) => b.answers[0]?.status).every((s) => s === 201 || s === 503)).toBe(true);
+    const odd = all.filter((b) => b.answers[0]?.status !== 201 && b.answers[0]?.status !== 503);
+    expect(odd.map((b) => JSON.stringify(b.answers[0]?.body))).toEqual([]);
     expect(refused.length).toBeGreaterThan(0);
     for (const b of refused) {
       const paymentId = paymentIdOf(b.caller, b.key);
