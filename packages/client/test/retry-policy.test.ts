@@ -28,6 +28,24 @@ describe("the phone retries with the same key (Part 2)", () => {
     expect(api.slept).toEqual([5_000]);
   });
 
+  it("comes back at a booked slot's Retry-After exactly, however many failures came before (the fair queue)", async () => {
+    // prepare: three failures grow the backoff to 4 s; then the server books a slot 2 s away
+    const api = fakeApi(
+      [
+        ...Array(3).fill(problem("deadline-passed", 503)),
+        problem("psp-unavailable", 503, { "retry-after": "2" }),
+        succeeded(),
+      ],
+      { random: () => 0.9999, backoff: { baseMs: 1_000, capMs: 8_000 } },
+    );
+    // act
+    const result = await createPaymentsClient(api.options).pay(order42());
+    // assess: a later retry would lose its place, so no jitter is added to the booked wait
+    expect(result.kind).toBe("succeeded");
+    expect(api.slept.at(-1)).toBe(2_000);
+    expect(api.events).toContainEqual(expect.objectContaining({ type: "retry", why: "slot booked" }));
+  });
+
   it("backs off exponentially with full jitter, never past the cap", async () => {
     // prepare: the largest jitter there is, so each wait shows its ceiling
     const api = fakeApi([...Array(7).fill(problem("deadline-passed", 503)), succeeded()], {

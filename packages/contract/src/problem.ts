@@ -58,7 +58,7 @@ export const PROBLEM_KINDS = {
     status: 503,
     title: "Payment Processor Unavailable",
     means:
-      "The PSP could not be asked within the request's deadline (our share of its rate limit is spent); nothing was charged or written. Retry with the same key after Retry-After.",
+      "The PSP could not be asked within the request's deadline (our share of its rate limit is spent); nothing was charged or written to the ledger. Its place in the queue is kept: retry with the same key after Retry-After, which is the time of its slot.",
   },
   "event-ahead": {
     status: 503,
