@@ -117,7 +117,6 @@ function stageReport(base: LoadReport, plan: StagePlan, o: RemoteObserved): Load
   const summary = Object.fromEntries(
     Object.entries(base.summary).filter(([k]) => !/PSP requests|429s at the PSP|achieved PSP calls/.test(k)),
   );
-  summary["PSP charges (the PSP's records)"] = o.charges.filter((c) => c.status === "succeeded").length;
   summary["PSP declines (the PSP's records)"] = o.charges.filter((c) => c.status !== "succeeded").length;
   for (const [name, why] of Object.entries(NOT_JUDGED_ON_A_STAGE)) summary[`not judged: ${name}`] = why;
   const { psp_limits: _l, resolver_every_s: _r, ...settings } = base.settings;
