@@ -18,6 +18,8 @@ const NO_GAUGES = {
   get: () => Promise.reject(new Error("a stage has no /_local routes")),
 } as unknown as LocalApi;
 
+const FINAL = new Set(["SUCCEEDED", "FAILED", "REFUNDED"]);
+
 const sleepUntil = (at: number) => new Promise((done) => setTimeout(done, Math.max(0, at - Date.now())));
 
 /** The order of arrival `i`: merchant, amount and card from the seeded generator, as the local run draws them. */
@@ -98,16 +100,20 @@ async function settle(
   log: (line: string) => void,
 ) {
   const started = Date.now();
+  const late = () => Date.now() - started >= plan.settleWithinMs;
   for (let pass = 1; ; pass++) {
-    const o = await observeRemote(a, records, before, since);
-    if (remoteSettled(o) || Date.now() - started >= plan.settleWithinMs)
-      return { o, quietMs: Date.now() - started };
-    const open = [...o.rows.values()].filter(
-      (r) => r.state === "PENDING" || r.state === "UNKNOWN" || r.state === "PROCESSING",
-    ).length;
-    log(
-      `  settling: pass ${pass}, ${open} payments not final, ${((Date.now() - started) / 1000).toFixed(0)} s`,
-    );
+    // A busy stage or PSP (a 5xx, a page that timed out) is a pass that found it busy, until the bound.
+    const o = await observeRemote(a, records, before, since).catch((err: Error) => {
+      if (late()) throw err;
+      log(`  settling: pass ${pass}, the stage or the PSP did not answer (${err.message})`);
+      return undefined;
+    });
+    if (o && (remoteSettled(o) || late())) return { o, quietMs: Date.now() - started };
+    const open = [...(o?.rows.values() ?? [])].filter((r) => !FINAL.has(r.state)).length;
+    if (o)
+      log(
+        `  settling: pass ${pass}, ${open} payments not final, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+      );
     await new Promise((done) => setTimeout(done, 5_000));
   }
 }
