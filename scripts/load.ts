@@ -1,12 +1,16 @@
 /**
  * Open-loop load against the local stack on loopback: `npm run load -- --rate 40 --duration 30 [options]`.
- * Starts the stack unless given `--url`; prints a progress line each second and a summary, writes report.json
- * and report.html; exit 0 when every invariant holds, 1 when one breaks, 2 on usage.
+ * Starts the stack unless given `--url`; or loads a deployed stage with `--stage <s>` (docs/load-against-a-stage.md).
+ * Prints a progress line each second and a summary, writes report.json and report.html; exit 0 when every invariant
+ * holds, 1 when one breaks, 2 on usage or a refusal.
  */
 import { loadSettings, USAGE, UsageError } from "./lib/load/load-settings";
 import type { LoadReport } from "./lib/load/report-types";
 import { runLoad } from "./lib/load/run-load";
+import { runStageLoad } from "./lib/load/run-stage-load";
+import { planStageRun, STAGE_USAGE, type StagePlan, splitStageArgs } from "./lib/load/stage-target";
 import { writeReports } from "./lib/load/write-report";
+import { TargetError } from "./lib/target/target";
 
 function printSummary(r: LoadReport, log: (line: string) => void): void {
   const width = Math.max(...Object.keys(r.summary).map((k) => k.length));
@@ -21,21 +25,29 @@ function printSummary(r: LoadReport, log: (line: string) => void): void {
     log("\nCPU seconds while the load ran");
     for (const [k, v] of Object.entries(r.cpu)) log(`  ${k.padEnd(width)}  ${v}`);
   }
-  log("\ninvariants (from the PSP's and the ledger's records)");
+  log(
+    `\ninvariants (${r.settings.target?.toString().startsWith("stage") ? "from the PSP's records and the public API" : "from the PSP's and the ledger's records"})`,
+  );
   for (const i of r.invariants) log(`  ${i.ok ? "ok  " : "FAIL"}  ${i.name}: ${i.detail}`);
 }
 
 async function main(): Promise<number> {
   let settings: ReturnType<typeof loadSettings>;
+  let stage: StagePlan | undefined;
   try {
-    settings = loadSettings(process.argv.slice(2));
+    const split = splitStageArgs(process.argv.slice(2));
+    settings = loadSettings(split.rest);
+    // Everything about the stage is found, and every refusal made, before anything is sent.
+    if (split.stage) stage = planStageRun(settings, split.stage);
   } catch (err) {
-    console.error(err instanceof UsageError || err instanceof TypeError ? `refused: ${err.message}` : err);
-    console.error(USAGE);
+    if (err instanceof TargetError) console.error(err.message);
+    else
+      console.error(err instanceof UsageError || err instanceof TypeError ? `refused: ${err.message}` : err);
+    console.error(`${USAGE}\n${STAGE_USAGE}`);
     return 2;
   }
   const log = settings.json ? (l: string) => console.error(l) : (l: string) => console.log(l);
-  const report = await runLoad(settings, log);
+  const report = stage ? await runStageLoad(settings, stage, log) : await runLoad(settings, log);
   const paths = await writeReports(settings.reportDir, report);
   printSummary(report, log);
   if (settings.json) console.log(JSON.stringify(report));
