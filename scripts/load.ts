@@ -1,8 +1,9 @@
 /**
  * Open-loop load against the local stack on loopback: `npm run load -- --rate 40 --duration 30 [options]`.
  * Starts the stack unless given `--url`; prints a progress line each second and a summary, writes report.json
- * and report.html; exit 0 when every invariant holds, 1 when one breaks, 2 on usage.
+ * and report.html; exit 0 when every invariant holds and no buyer gave up, 1 otherwise, 2 on usage.
  */
+import { verdictLines } from "./lib/load/buyer-verdict";
 import { loadSettings, USAGE, UsageError } from "./lib/load/load-settings";
 import type { LoadReport } from "./lib/load/report-types";
 import { runLoad } from "./lib/load/run-load";
@@ -23,6 +24,21 @@ function printSummary(r: LoadReport, log: (line: string) => void): void {
   }
   log("\ninvariants (from the PSP's and the ledger's records)");
   for (const i of r.invariants) log(`  ${i.ok ? "ok  " : "FAIL"}  ${i.name}: ${i.detail}`);
+  if (r.buyers) {
+    log("\nbuyers (latencies from the planned tap)");
+    for (const line of verdictLines(r.buyers)) log(`  ${line}`);
+  }
+}
+
+function resultLine(r: LoadReport): string {
+  if (r.ok) return "result: every invariant holds and no buyer gave up (exit 0)";
+  const broken = r.invariants.some((i) => !i.ok);
+  const gaveUp = r.buyers?.gave_up ?? 0;
+  const why = [
+    ...(broken ? ["an invariant broke"] : []),
+    ...(gaveUp > 0 ? [`${gaveUp} buyers gave up`] : []),
+  ];
+  return `result: NOT OK, ${why.join(" and ")} (exit 1)`;
 }
 
 async function main(): Promise<number> {
@@ -40,7 +56,7 @@ async function main(): Promise<number> {
   printSummary(report, log);
   if (settings.json) console.log(JSON.stringify(report));
   log(`\nreports: ${paths.json}\n         ${paths.html}`);
-  log(report.ok ? "result: every invariant holds (exit 0)" : "result: an invariant broke (exit 1)");
+  log(resultLine(report));
   return report.ok ? 0 : 1;
 }
 
