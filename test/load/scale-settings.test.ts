@@ -44,6 +44,22 @@ describe("--scale divides Stripe's caps and leaves a request of headroom", () =>
     expect(env.PATH).toBe(process.env.PATH);
   });
 
+  it("passes the test-only fairness switch of this process through to the started stack", () => {
+    // prepare
+    const s = loadSettings([...base, "--scale", "5"], {});
+    const before = process.env.EO_TEST_UNSAFE_NO_FAIR_QUEUE;
+    process.env.EO_TEST_UNSAFE_NO_FAIR_QUEUE = "1";
+    try {
+      // act
+      const env = stackEnv(s, "/tmp/ready.json");
+      // assess
+      expect(env.EO_TEST_UNSAFE_NO_FAIR_QUEUE).toBe("1");
+    } finally {
+      if (before === undefined) delete process.env.EO_TEST_UNSAFE_NO_FAIR_QUEUE;
+      else process.env.EO_TEST_UNSAFE_NO_FAIR_QUEUE = before;
+    }
+  });
+
   it.each([
     [["--scale", "5", "--psp-limit", "20:5"], /drop --psp-limit/],
     [["--scale", "5", "--lift-caps"], /drop --lift-caps/],
