@@ -2,8 +2,9 @@
  * Open-loop load against the local stack on loopback: `npm run load -- --rate 40 --duration 30 [options]`.
  * Starts the stack unless given `--url`; or loads a deployed stage with `--stage <s>` (docs/load-against-a-stage.md).
  * Prints a progress line each second and a summary, writes report.json and report.html; exit 0 when every invariant
- * holds, 1 when one breaks, 2 on usage or a refusal.
+ * holds and no buyer gave up, 1 otherwise, 2 on usage or a refusal.
  */
+import { verdictLines } from "./lib/load/buyer-verdict";
 import { loadSettings, USAGE, UsageError } from "./lib/load/load-settings";
 import type { LoadReport } from "./lib/load/report-types";
 import { runLoad } from "./lib/load/run-load";
@@ -29,6 +30,21 @@ function printSummary(r: LoadReport, log: (line: string) => void): void {
     `\ninvariants (${r.settings.target?.toString().startsWith("stage") ? "from the PSP's records and the public API" : "from the PSP's and the ledger's records"})`,
   );
   for (const i of r.invariants) log(`  ${i.ok ? "ok  " : "FAIL"}  ${i.name}: ${i.detail}`);
+  if (r.buyers) {
+    log("\nbuyers (latencies from the planned tap)");
+    for (const line of verdictLines(r.buyers)) log(`  ${line}`);
+  }
+}
+
+function resultLine(r: LoadReport): string {
+  if (r.ok) return "result: every invariant holds and no buyer gave up (exit 0)";
+  const broken = r.invariants.some((i) => !i.ok);
+  const gaveUp = r.buyers?.gave_up ?? 0;
+  const why = [
+    ...(broken ? ["an invariant broke"] : []),
+    ...(gaveUp > 0 ? [`${gaveUp} buyers gave up`] : []),
+  ];
+  return `result: NOT OK, ${why.join(" and ")} (exit 1)`;
 }
 
 async function main(): Promise<number> {
@@ -52,7 +68,7 @@ async function main(): Promise<number> {
   printSummary(report, log);
   if (settings.json) console.log(JSON.stringify(report));
   log(`\nreports: ${paths.json}\n         ${paths.html}`);
-  log(report.ok ? "result: every invariant holds (exit 0)" : "result: an invariant broke (exit 1)");
+  log(resultLine(report));
   return report.ok ? 0 : 1;
 }
 

@@ -59,6 +59,8 @@ describe("npm run load refuses", () => {
     [["--rate", "40", "--ramp", "10:60", "--duration", "30"], /not both/],
     [["--rate", "40", "--duration", "30", "--psp-outage", "25:10"], /end within --duration/],
     [["--rate", "40", "--duration", "30", "--lose-reply-rate", "2"], /--lose-reply-rate must be from 0 to 1/],
+    [["--rate", "8", "--duration", "30", "--psp-limit", "20:5"], /leaves no headroom/],
+    [["--rate", "8", "--duration", "30", "--scale", "5", "--lift-caps"], /drop --lift-caps/],
   ])(
     "%j with exit 2 and the reason, sending nothing",
     async (args, why) => {

@@ -216,6 +216,40 @@ describe("report.html: one load run on one self-contained page", () => {
   });
 });
 
+describe("renderReportHtml, the buyers' verdict", () => {
+  it("says NOT OK when every invariant holds but buyers gave up, and shows the FIFO bound beside p99 and max", () => {
+    // prepare
+    const report = { ...sampleReport(), ok: false };
+    report.invariants = report.invariants.map((i) => ({ ...i, ok: true, detail: "none" }));
+    report.buyers = {
+      buyers: 245,
+      horizon_s: 45,
+      final_within_horizon: 240,
+      final_within_horizon_pct: 98,
+      final_after_horizon: 2,
+      voided: 3,
+      not_final: 0,
+      gave_up: 3,
+      fifo_bound_s: 25.7,
+      final_p99_s: 41.8,
+      final_max_s: 43,
+      p99_over_bound: 1.63,
+      max_over_bound: 1.67,
+      ok: false,
+    };
+    // act
+    const html = renderReportHtml(report);
+    // assess
+    expect(html).toContain(
+      '<p class="verdict bad" id="verdict">Verdict: NOT OK, 3 buyers gave up (must pay again)</p>',
+    );
+    expect(html).toContain("<h2>Buyers</h2>");
+    expect(html).toContain('<td>gave up: voided (must pay again)</td><td class="bad">3</td>');
+    expect(html).toContain('<td class="num">41.8 / 1.63×</td>');
+    expect(html).toContain('<td class="num">98 % (240 of 245)</td>');
+  });
+});
+
 describe("writeReports", () => {
   it("creates the folder and writes report.json and report.html into it", async () => {
     // prepare

@@ -1,4 +1,15 @@
 import { parseArgs } from "node:util";
+import {
+  type Budget,
+  checkHeadroom,
+  endpointBudgetFromEnv,
+  MAX_SCALE,
+  STRIPE_LIMITS,
+  scaledCaps,
+} from "./scale-settings";
+import { UsageError } from "./usage-error";
+
+export { UsageError };
 
 /** What one load run does; every field has a bound, so a run always stops by itself. */
 export interface LoadSettings {
@@ -26,11 +37,17 @@ export interface LoadSettings {
   pspEndpointLimit: number;
   /** Lifts the PSP's limits and our budget far above any rate (the stack's own ceiling). */
   liftCaps: boolean;
+  /** `--scale k`: Stripe's caps divided by k, so that a 2-core machine runs the real caps' ratios. */
+  scale?: number;
+  /** Our budget as the started stack's environment sets it; undefined: the environment's own (or core's defaults). */
+  budget?: Budget;
+  /** Our endpoint budget the run works under (for the FIFO bound). */
+  endpointBudgetPerS: number;
   json: boolean;
   /** UNSAFE, tests only (never from the command line): phones make a new key per retry, to show the check fail. */
   unsafeNewKeyPerRetry?: boolean;
-  /** Tests only: a shorter horizon for the phones' client than its 45 s. */
-  phoneHorizonMs?: number;
+  /** The phones' client horizon (`--horizon`, default 45 s): how long a buyer retries the same key. */
+  phoneHorizonMs: number;
   /** Tests only: how long to wait for the stack to settle after the run (default 180 s). */
   quietWithinMs?: number;
 }
@@ -49,11 +66,11 @@ export const USAGE = `usage: npm run load -- --rate <n/s> --duration <s> [option
   --resolver-every <s>    the started stack's resolver schedule (default 60, as in AWS)
   --psp-limit <acct>:<endpoint>  the fake PSP's rate limits when started here (default 100:25)
   --lift-caps             lift the PSP's limits and our budget (the local stack's own ceiling)
+  --scale <k>             Stripe's caps divided by k (1 to ${MAX_SCALE}) for the stack started here: --scale 5 gives
+                          the PSP 20:5 and our budget 16/s account, 4/s endpoint, 2/s resolver (a request of headroom)
+  --horizon <s>           how long each phone retries the same key before it asks "did it go through?" (default 45)
   --seed <n>              arrivals, buyers and merchants are drawn from this seed (default 1)
   --json                  print the report as JSON on stdout (progress goes to stderr)`;
-
-/** A command line the generator refuses, with the reason for the operator. */
-export class UsageError extends Error {}
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 
@@ -88,8 +105,36 @@ export function loopbackUrl(raw: string): string {
   return url.origin;
 }
 
-/** Reads and checks the command line; throws UsageError with the reason. */
-export function loadSettings(argv: string[]): LoadSettings {
+type Caps = Pick<
+  LoadSettings,
+  "pspAccountLimit" | "pspEndpointLimit" | "liftCaps" | "scale" | "budget" | "endpointBudgetPerS"
+>;
+
+/** The PSP's limits and our budget from --psp-limit, --lift-caps, --scale and the environment, or a refusal. */
+function capsOf(v: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): Caps {
+  const liftCaps = v["lift-caps"] === true;
+  const raw = v.scale as string | undefined;
+  if (raw !== undefined) {
+    const clash = ["psp-limit", "lift-caps", "url"].find((f) => v[f] !== undefined);
+    if (clash) throw new UsageError(`--scale sets the caps of the stack started here; drop --${clash}`);
+    const scale = bounded(raw, "--scale", 1, MAX_SCALE);
+    const c = scaledCaps(scale);
+    return { ...c, liftCaps, scale, endpointBudgetPerS: c.budget.endpointPerS };
+  }
+  const limit = pair(v["psp-limit"] as string | undefined, "--psp-limit") ?? [
+    STRIPE_LIMITS.accountPerS,
+    STRIPE_LIMITS.endpointPerS,
+  ];
+  const caps = { pspAccountLimit: limit[0], pspEndpointLimit: limit[1], liftCaps };
+  if (liftCaps) return { ...caps, endpointBudgetPerS: 1_000_000 };
+  const endpointBudgetPerS = endpointBudgetFromEnv(env);
+  // Only a stack started here is known to run with this environment and these limits.
+  if (v.url === undefined) checkHeadroom(endpointBudgetPerS, limit[1]);
+  return { ...caps, endpointBudgetPerS };
+}
+
+/** Reads and checks the command line (and our budget in `env`); throws UsageError with the reason. */
+export function loadSettings(argv: string[], env: NodeJS.ProcessEnv = process.env): LoadSettings {
   const { values: v } = parseArgs({
     args: argv,
     options: Object.fromEntries(
@@ -109,6 +154,8 @@ export function loadSettings(argv: string[]): LoadSettings {
         "seed",
         "resolver-every",
         "psp-limit",
+        "scale",
+        "horizon",
       ]
         .map((name) => [name, { type: "string" as const }])
         .concat([
@@ -129,7 +176,6 @@ export function loadSettings(argv: string[]): LoadSettings {
     throw new UsageError("--psp-outage must end within --duration");
   const latency = pair(s("psp-latency"), "--psp-latency");
   if (latency && latency[1] < latency[0]) throw new UsageError("--psp-latency p99 must be at least its p50");
-  const limit = pair(s("psp-limit"), "--psp-limit") ?? [100, 25];
   return {
     rateFrom: ramp?.[0] ?? (rate as number),
     rateTo: ramp?.[1] ?? (rate as number),
@@ -145,9 +191,8 @@ export function loadSettings(argv: string[]): LoadSettings {
     reportDir: s("report") ?? "load-report",
     seed: bounded(s("seed"), "--seed", 0, 2 ** 31, 1),
     resolverEveryS: bounded(s("resolver-every"), "--resolver-every", 1, 3_600, 60),
-    pspAccountLimit: limit[0],
-    pspEndpointLimit: limit[1],
-    liftCaps: v["lift-caps"] === true,
+    ...capsOf(v, env),
+    phoneHorizonMs: bounded(s("horizon"), "--horizon", 1, 600, 45) * 1000,
     json: v.json === true,
   };
 }

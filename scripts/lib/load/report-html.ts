@@ -39,6 +39,7 @@ export function renderReportHtml(report: LoadReport): string {
     "<body>",
     header(report),
     verdict(report),
+    buyersSection(report.buyers),
     section("Invariants", invariantsTable(report)),
     section("Summary", summaryTable(report.summary)),
     section("Latency percentiles (ms)", latencyTable(report.latency)),
@@ -89,15 +90,42 @@ function header(report: LoadReport): string {
 
 function verdict(report: LoadReport): string {
   const broken = report.invariants.filter((i) => !i.ok);
+  const gaveUp = report.buyers?.gave_up ?? 0;
   if (report.ok && broken.length === 0) {
-    return `<p class="verdict ok" id="verdict">Verdict: OK, all ${report.invariants.length} invariants hold</p>`;
+    const buyers = report.buyers ? `; no buyer gave up (${report.buyers.buyers} buyers)` : "";
+    return `<p class="verdict ok" id="verdict">Verdict: OK, all ${report.invariants.length} invariants hold${buyers}</p>`;
   }
   const names = broken.map((i) => escapeHtml(i.name)).join(", ");
-  const what =
-    broken.length > 0
-      ? `${broken.length} of ${report.invariants.length} invariants broken: ${names}`
-      : "run failed";
-  return `<p class="verdict bad" id="verdict">Verdict: VIOLATED, ${what}</p>`;
+  const what = [
+    ...(broken.length > 0
+      ? [`${broken.length} of ${report.invariants.length} invariants broken: ${names}`]
+      : []),
+    ...(gaveUp > 0 ? [`${gaveUp} buyers gave up (must pay again)`] : []),
+  ];
+  const label = broken.length > 0 ? "VIOLATED" : "NOT OK";
+  return `<p class="verdict bad" id="verdict">Verdict: ${label}, ${what.join("; ") || "run failed"}</p>`;
+}
+
+function buyersSection(v: LoadReport["buyers"]): string {
+  if (!v) return "";
+  const x = (r: number | null) => (r === null ? "n/a (no queue)" : `${r}×`);
+  const rows = [
+    [
+      `final answer within the ${v.horizon_s} s horizon`,
+      `${v.final_within_horizon_pct} % (${v.final_within_horizon} of ${v.buyers})`,
+    ],
+    ["final only after the horizon", String(v.final_after_horizon)],
+    ["gave up: voided (must pay again)", String(v.voided)],
+    ["gave up: no final answer at the end", String(v.not_final)],
+    ["FIFO bound (least possible worst wait, s)", String(v.fifo_bound_s)],
+    ["final answer p99 (s) / bound", `${v.final_p99_s} / ${x(v.p99_over_bound)}`],
+    ["final answer max (s) / bound", `${v.final_max_s} / ${x(v.max_over_bound)}`],
+  ].map(([k, val]) => [cell(k as string), cell(val as string, "num")]);
+  // A buyer who gave up is the verdict's reason, so those rows are marked like a broken invariant.
+  if (v.voided > 0) rows[2] = [cell("gave up: voided (must pay again)"), cell(String(v.voided), "bad")];
+  if (v.not_final > 0)
+    rows[3] = [cell("gave up: no final answer at the end"), cell(String(v.not_final), "bad")];
+  return section("Buyers", table(["", "value"], rows));
 }
 
 function section(title: string, body: string): string {

@@ -1,3 +1,5 @@
+import type { BuyerVerdict } from "./buyer-verdict";
+
 /** Latency percentiles of one HDR histogram, in milliseconds. */
 export interface Percentiles {
   count: number;
@@ -54,8 +56,11 @@ export interface LoadReport {
   };
   /** Totals for the summary table: label -> value. */
   summary: Record<string, string | number>;
+  /** The run judged from the buyers' side (absent in reports written before it existed). */
+  buyers?: BuyerVerdict;
   invariants: InvariantResult[];
   /** CPU seconds by process while the load ran (the stack itself vs each emulator), when the generator started the stack. */
   cpu?: Record<string, number>;
+  /** Every invariant holds and no buyer gave up. */
   ok: boolean;
 }

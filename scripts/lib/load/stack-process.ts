@@ -16,8 +16,9 @@ const READY_WITHIN_MS = 180_000;
 /**
  * The environment of the stack: ports of 0 (the stack binds what the kernel gives and writes them to its ready file,
  * so parallel stacks never race for a port), the resolver's schedule, the PSP's limits and our budget's caps.
+ * The rest of this process's environment passes through (a test switch such as EO_TEST_UNSAFE_NO_FAIR_QUEUE too).
  */
-function stackEnv(s: LoadSettings, readyFile: string): NodeJS.ProcessEnv {
+export function stackEnv(s: LoadSettings, readyFile: string): NodeJS.ProcessEnv {
   const lifted = s.liftCaps
     ? {
         FAKE_PSP_ACCOUNT_LIMIT_PER_S: "1000000",
@@ -28,6 +29,11 @@ function stackEnv(s: LoadSettings, readyFile: string): NodeJS.ProcessEnv {
     : {
         FAKE_PSP_ACCOUNT_LIMIT_PER_S: String(s.pspAccountLimit),
         FAKE_PSP_ENDPOINT_LIMIT_PER_S: String(s.pspEndpointLimit),
+        ...(s.budget && {
+          PSP_RATE_PER_S: String(s.budget.accountPerS),
+          PSP_ENDPOINT_RATE_PER_S: String(s.budget.endpointPerS),
+          RESOLVER_RATE_PER_S: String(s.budget.resolverPerS),
+        }),
       };
   return {
     ...process.env,

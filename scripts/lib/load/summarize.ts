@@ -1,3 +1,5 @@
+import { type BuyerVerdict, buyerVerdict } from "./buyer-verdict";
+import { fifoBoundMs } from "./fifo-bound";
 import { latencyHistogram, percentilesOf, record } from "./histograms";
 import type { Observed } from "./invariants";
 import type { LoadSettings } from "./load-settings";
@@ -78,9 +80,34 @@ function summaryOf(o: RunOutcome): Record<string, string | number> {
   };
 }
 
+/** The buyers' verdict: final answers within the horizon, who gave up, and the FIFO bound of these arrivals. */
+function buyersOf(o: RunOutcome, final: Percentiles): BuyerVerdict {
+  const taps = o.records.map((x) => x.intendedAt - o.startedAt);
+  // During an outage the PSP serves nobody, so the bound's queue waits for its end.
+  const blocked = o.s.outage
+    ? [{ fromMs: o.s.outage.startS * 1000, toMs: (o.s.outage.startS + o.s.outage.lengthS) * 1000 }]
+    : [];
+  const bound = fifoBoundMs(taps, o.s.endpointBudgetPerS, blocked);
+  return buyerVerdict(o.records, o.s.phoneHorizonMs, bound, final);
+}
+
+function verdictSummary(v: BuyerVerdict): Record<string, string | number> {
+  const x = (r: number | null) => (r === null ? "n/a (no queue)" : r);
+  return {
+    [`buyers final within their ${v.horizon_s} s horizon`]: `${v.final_within_horizon_pct} % (${v.final_within_horizon} of ${v.buyers})`,
+    "buyers final only after the horizon": v.final_after_horizon,
+    "buyers who gave up (voided or no final: must pay again)": v.gave_up,
+    "FIFO bound (s, least possible worst wait)": v.fifo_bound_s,
+    "final answer p99 / FIFO bound": x(v.p99_over_bound),
+    "final answer max / FIFO bound": x(v.max_over_bound),
+  };
+}
+
 /** Builds the run's report from what the phones heard and what the stores recorded. */
 export function summarize(o: RunOutcome): LoadReport {
   const r = o.records;
+  const finalAnswer = percentiles(r.flatMap((x) => (x.finalAt ? [x.finalAt - x.intendedAt] : [])));
+  const buyers = buyersOf(o, finalAnswer);
   const notified = r.flatMap((x) => {
     const at = x.payment_id ? o.observed.firstShownAt.get(x.payment_id) : undefined;
     return at === undefined ? [] : [at - x.intendedAt];
@@ -92,13 +119,14 @@ export function summarize(o: RunOutcome): LoadReport {
     seconds: o.sampler.seconds,
     latency: {
       first_answer: percentiles(r.flatMap((x) => (x.firstAnswerAt ? [x.firstAnswerAt - x.intendedAt] : []))),
-      final_answer: percentiles(r.flatMap((x) => (x.finalAt ? [x.finalAt - x.intendedAt] : []))),
+      final_answer: finalAnswer,
       tap_to_notification: percentiles(notified),
     },
-    summary: summaryOf(o),
+    summary: { ...verdictSummary(buyers), ...summaryOf(o) },
+    buyers,
     invariants: o.invariants,
     ...(o.cpu ? { cpu: o.cpu } : {}),
-    ok: o.invariants.every((i) => i.ok),
+    ok: o.invariants.every((i) => i.ok) && buyers.ok,
   };
 }
 
@@ -115,6 +143,9 @@ function settingsOf(s: LoadSettings): Record<string, string | number | boolean> 
     hot_merchant_share: s.hotShare,
     decline_share: s.declineShare,
     psp_limits: s.liftCaps ? "lifted" : `${s.pspAccountLimit}/s account, ${s.pspEndpointLimit}/s endpoint`,
+    ...(s.scale === undefined ? {} : { scale: s.scale }),
+    endpoint_budget_per_s: s.endpointBudgetPerS,
+    horizon_s: s.phoneHorizonMs / 1000,
     resolver_every_s: s.resolverEveryS,
     seed: s.seed,
   };
