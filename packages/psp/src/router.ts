@@ -3,6 +3,7 @@ import { chargeOperation, getCharge, listCharges } from "./charge-routes";
 import type { Call, PspContext } from "./context";
 import { errorReply, RequestError, send } from "./http-io";
 import { handleKeyed } from "./keyed-request";
+import { SENT_AT_HEADER, sentAtOf } from "./rate-limiter";
 import { listRefunds, refundOperation } from "./refund-routes";
 import { SleepCancelled } from "./sleeper";
 
@@ -72,7 +73,10 @@ export async function handleRequest(
   // The request never ran, so a 429 is answered before any key is looked at and is never saved.
   // `psp_rate_limit` is one 429 on demand (a fault schedule's), answered like the limiter's own.
   const injected = req.method === "POST" && ctx.opts.takeFault("psp_rate_limit") !== undefined;
-  if (injected || !ctx.limiter.admit(account, `${req.method} ${url.pathname}`)) {
+  if (
+    injected ||
+    !ctx.limiter.admit(account, `${req.method} ${url.pathname}`, sentAtOf(req.headers[SENT_AT_HEADER]))
+  ) {
     ctx.stats.rateLimited(origin);
     return rateLimited(res);
   }

@@ -102,7 +102,10 @@ export class HttpPsp implements PspPort {
   private async call(url: string, init: RequestInit, timeoutMs: number): Promise<HttpAnswer | PspUnknown> {
     if (timeoutMs <= 0) return { kind: "unknown" as const, reason: "no time left before the deadline" };
     try {
-      const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      // The send moment, for the local fake PSP's rate limiter (packages/psp/src/rate-limiter.ts, sentAtOf): it
+      // counts a request when it left us, as a PSP across a network would, not when its shared event loop read it.
+      const headers = { ...(init.headers as Record<string, string>), "eo-sent-at": String(Date.now()) };
+      const res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) });
       const body = await res.json().catch(() => ({}));
       return {
         kind: "http",
