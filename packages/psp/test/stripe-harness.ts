@@ -35,13 +35,13 @@ export const SECRET_KEY = "sk_test_fake";
 export const WEBHOOK_SECRET = "whsec_test_stripe";
 
 /** The SDK as the adapter builds it against the fake: plain HTTP on loopback, no retries of its own. */
-export function stripeFor(psp: FakePsp, key = SECRET_KEY, timeout?: number): Stripe {
+export function stripeFor(psp: FakePsp, config: Stripe.StripeConfig = {}, key = SECRET_KEY): Stripe {
   return new Stripe(key, {
     host: "127.0.0.1",
     port: psp.port,
     protocol: "http",
     maxNetworkRetries: 0,
-    ...(timeout === undefined ? {} : { timeout }),
+    ...config,
   });
 }
 

@@ -48,7 +48,7 @@ describe("a lost reply", () => {
     rig = await startRig();
     const { psp, faults } = rig;
     faults.arm("psp_delay_ms", 400);
-    const impatient = stripeFor(psp, undefined, 100);
+    const impatient = stripeFor(psp, { timeout: 100 });
     // act
     const err = await thrown(
       impatient.paymentIntents.create(intentParams("pay_slow"), { idempotencyKey: "k1" }),
