@@ -16,7 +16,7 @@ describe("the existing faults on Stripe's routes", () => {
     // prepare
     rig = await startRig();
     const { psp, stripe, faults } = rig;
-    faults.arm("psp_outage_ms", 300);
+    faults.arm("psp_outage_ms", 1000);
     // act
     const refused = await thrown(
       stripe.paymentIntents.create(intentParams("pay_1"), { idempotencyKey: "k1" }),
@@ -26,7 +26,7 @@ describe("the existing faults on Stripe's routes", () => {
       stripe.paymentIntents.create(intentParams("pay_2"), { idempotencyKey: "k2" }),
     );
     const listDuring = await thrown(stripe.paymentIntents.list());
-    await sleep(350);
+    await sleep(1100);
     const after = await stripe.paymentIntents.create(intentParams("pay_1"), { idempotencyKey: "k1" });
     // assess
     expect(refused).toBeInstanceOf(Stripe.errors.StripeAPIError);

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { STRIPE_API_VERSION } from "../src/index";
 import { intentParams, type StripeRig, startRig, thrown } from "./stripe-harness";
 
@@ -154,9 +154,9 @@ describe("Stripe's idempotency rules", () => {
     // prepare
     rig = await startRig();
     const { psp, stripe, faults } = rig;
-    faults.arm("psp_delay_ms", 300);
+    faults.arm("psp_delay_ms", 500);
     const slow = stripe.paymentIntents.create(intentParams("pay_1"), { idempotencyKey: "k1" });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await vi.waitFor(() => expect(psp.stats().held).toBe(1), { timeout: 2000, interval: 5 });
     // act
     const err = await thrown(stripe.paymentIntents.create(intentParams("pay_1"), { idempotencyKey: "k1" }));
     const first = await slow;
