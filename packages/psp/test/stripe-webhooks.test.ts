@@ -132,6 +132,19 @@ describe("webhooks in Stripe's dialect", () => {
     ]);
   });
 
+  it("are delivered twice under psp_webhook_twice, the same event each time", async () => {
+    // prepare
+    const { stripe, receiver, faults } = await setup();
+    faults.arm("psp_webhook_twice", 1);
+    // act
+    await stripe.paymentIntents.create(intentParams("pay_1"), { idempotencyKey: "k1" });
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(2), { timeout: 3000, interval: 10 });
+    // assess
+    const events = verified(stripe, receiver);
+    expect(new Set(events.map((e) => e.id)).size).toBe(1);
+    expect(events.map((e) => e.type)).toEqual(["payment_intent.succeeded", "payment_intent.succeeded"]);
+  });
+
   it("go out in the generic format with Psp-Signature when the instance is generic", async () => {
     // prepare
     receiver = await startWebhookReceiver();
