@@ -1,4 +1,5 @@
 import type Stripe from "stripe";
+import type { Clock } from "../clock/clock";
 import type { PspOrigin, PspReply } from "./psp-port";
 import { unsafeStripeSearchOnly } from "./psp-test-switches";
 import { requestOptions, timed } from "./stripe-client";
@@ -10,11 +11,13 @@ export interface AttemptWindow {
   toMs: number;
 }
 
-/** One lookup's means: the client, the key of this call, its origin, and the moment (our clock) its time ends. */
+/** One lookup's means: the client, the key of this call, its origin, our clock, and when its time ends (wall time). */
 export interface LookupCall {
   stripe: Stripe;
   apiKey: string | undefined;
   origin: PspOrigin | undefined;
+  /** The clock attempt windows are on, the one the domain stamps rows with. */
+  clock: Clock;
   untilMs: number;
 }
 
@@ -84,7 +87,7 @@ async function listInWindow(
   reference: string,
   around?: AttemptWindow,
 ): Promise<Listed<Stripe.PaymentIntent>> {
-  const now = Date.now();
+  const now = call.clock.now();
   const fromMs = (around?.fromMs ?? now - DEFAULT_LOOKBACK_MS) - CLOCK_MARGIN_MS;
   // Nothing is created in the future: a window that reaches past now is listed up to now (and the margin).
   const toMs = Math.min(around?.toMs ?? now, now) + CLOCK_MARGIN_MS;

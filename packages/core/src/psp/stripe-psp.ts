@@ -1,4 +1,5 @@
 import type Stripe from "stripe";
+import { type Clock, clock as sharedClock } from "../clock/clock";
 import type { ChargeParams, PspOrigin, PspPort, PspReply } from "./psp-port";
 import { createStripeClient, requestOptions, type StripeEndpoint, timed } from "./stripe-client";
 import { type AttemptWindow, findChargeByReference, findRefundOf, type LookupCall } from "./stripe-lookup";
@@ -17,6 +18,8 @@ export class StripePsp implements PspPort {
     private readonly apiKey: string | (() => string),
     /** Stripe itself when absent; a Stripe-compatible fake PSP for local runs and tests. */
     private readonly endpoint: StripeEndpoint = {},
+    /** Our clock, which attempt windows are on (the local stack moves it forward, and the fake PSP with it). */
+    private readonly clock: Clock = sharedClock,
   ) {}
 
   async charge(key: string, params: ChargeParams, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
@@ -82,7 +85,7 @@ export class StripePsp implements PspPort {
 
   private lookupCall(timeoutMs: number, origin?: PspOrigin): LookupCall {
     const { stripe, apiKey } = this.use();
-    return { stripe, apiKey, origin, untilMs: Date.now() + timeoutMs };
+    return { stripe, apiKey, origin, clock: this.clock, untilMs: Date.now() + timeoutMs };
   }
 
   // The client is made on first use with the key then read; a key read on use is also named on every request,
