@@ -57,6 +57,18 @@ describe("lost PSP reply (Parts 2 to 4): unknown, then found by the list while s
     expect(rig.psp.charges()).toHaveLength(1);
   });
 
+  it("an intent not yet searchable (search's index a minute behind) is found by the list at once", async () => {
+    // prepare
+    rig = await startStripeRig({ searchLagMs: 60_000 });
+    armFault("psp_lose_reply", 1, 1);
+    const lost = await rig.stripe.charge("pay_10:charge", chargeOf("pay_10"), 5_000);
+    // act
+    const found = await rig.stripe.findCharge("pay_10", 5_000, "resolver");
+    // assess
+    expect(lost.kind).toBe("unknown");
+    expect(found).toEqual({ kind: "done", id: rig.psp.charges()[0]?.id });
+  });
+
   it("lists within the attempt's window: a window that ends before the charge does not see it", async () => {
     // prepare
     rig = await startStripeRig();
