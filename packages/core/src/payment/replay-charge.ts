@@ -30,8 +30,9 @@ export async function replayCharge(
       { endpoint, origin: call.origin, untilMs, slot, maxWaitMs: maxWaitOf(deps, call.origin) },
       send,
     );
+  const around = attemptWindowOf(deps, row);
   const lookup = (slot?: Slot) =>
-    budgeted("GET /v1/charges", slot, (t) => deps.psp.findCharge(row.payment_id, t, call.origin));
+    budgeted("GET /v1/charges", slot, (t) => deps.psp.findCharge(row.payment_id, t, call.origin, around));
   if (call.lookupOnly || pastPspKeyWindow(deps, row.created_at))
     return judgeLookup(deps, row, await lookup());
   const { amount, currency, payment_method } = row;
@@ -47,6 +48,17 @@ export async function replayCharge(
 /** How long a PSP call may wait for a budget slot: a live buyer is waiting, the resolver is not. */
 export function maxWaitOf(deps: PaymentDeps, origin: PspOrigin): number {
   return origin === "live" ? deps.config.pspBudgetMaxWaitMs : RESOLVER_SLOT_WAIT_MS;
+}
+
+/**
+ * When a payment's charge can have been sent, for a PSP that lists charges by creation time (Stripe): the row is
+ * written before the first send (the durable guard), its derived key is sent only until the PSP's key window has
+ * passed (pastPspKeyWindow), and each send lasts at most a deadline. The deadline before creation is slack for
+ * clock offsets; the adapter adds its own margin for the PSP's clock.
+ */
+export function attemptWindowOf(deps: PaymentDeps, row: PaymentRow): { fromMs: number; toMs: number } {
+  const { deadlineMs, pspKeyWindowS } = deps.config;
+  return { fromMs: row.created_at - deadlineMs, toMs: row.created_at + pspKeyWindowS * 1000 + deadlineMs };
 }
 
 /** The resolver waits this long for a slot before it ends its pass as rate-limited (the next pass goes on). */

@@ -35,7 +35,13 @@ export class HttpPsp implements PspPort {
     return classifyRefund(res.status, res.body, res.replayed, res.retryAfterMs);
   }
 
-  async findCharge(reference: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
+  // `around` is not needed: the generic dialect looks a charge up by reference directly, at any age.
+  async findCharge(
+    reference: string,
+    timeoutMs: number,
+    origin?: PspOrigin,
+    _around?: { fromMs: number; toMs: number },
+  ): Promise<PspReply> {
     const path = `/v1/charges?reference=${encodeURIComponent(reference)}`;
     const listed = await this.listAll(path, timeoutMs, origin);
     if (!Array.isArray(listed)) return listed;

@@ -39,8 +39,17 @@ export interface PspPort {
     timeoutMs: number,
     origin?: PspOrigin,
   ): Promise<PspReply>;
-  /** Looks a charge up by our reference, every page of it, for a saved error or a forgotten key. */
-  findCharge(reference: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply>;
+  /**
+   * Looks a charge up by our reference, every page of it, for a saved error or a forgotten key. `around` is when
+   * the charge can have been attempted (our clock), for a PSP whose consistent lookup lists by creation time
+   * (Stripe); an adapter that looks up by reference directly ignores it, and one that needs it has a default.
+   */
+  findCharge(
+    reference: string,
+    timeoutMs: number,
+    origin?: PspOrigin,
+    around?: { fromMs: number; toMs: number },
+  ): Promise<PspReply>;
   /** Looks a charge's refunds up, for a refund whose key the PSP may have forgotten. */
   findRefund(charge: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply>;
 }

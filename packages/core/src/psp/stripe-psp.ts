@@ -1,0 +1,98 @@
+import type Stripe from "stripe";
+import { type Clock, clock as sharedClock } from "../clock/clock";
+import type { ChargeParams, PspOrigin, PspPort, PspReply } from "./psp-port";
+import { createStripeClient, requestOptions, type StripeEndpoint, timed } from "./stripe-client";
+import { type AttemptWindow, findChargeByReference, findRefundOf, type LookupCall } from "./stripe-lookup";
+import { chargeErrorReply, intentReply, refundErrorReply, refundReply } from "./stripe-replies";
+
+/**
+ * The PSP port spoken to Stripe through the official SDK: a charge is a PaymentIntent created and confirmed under
+ * our derived key, a refund a Refund of that intent under its own, and a lookup a consistent list (see
+ * stripe-lookup). The reply's id of a charge is the PaymentIntent's id (`pi_…`): it is what a refund names.
+ */
+export class StripePsp implements PspPort {
+  private client: Stripe | undefined;
+
+  constructor(
+    /** The secret key, or where to read it on each call (a function without the secret fails only if it is called). */
+    private readonly apiKey: string | (() => string),
+    /** Stripe itself when absent; a Stripe-compatible fake PSP for local runs and tests. */
+    private readonly endpoint: StripeEndpoint = {},
+    /** Our clock, which attempt windows are on (the local stack moves it forward, and the fake PSP with it). */
+    private readonly clock: Clock = sharedClock,
+  ) {}
+
+  async charge(key: string, params: ChargeParams, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
+    const { stripe, apiKey } = this.use();
+    const create: Stripe.PaymentIntentCreateParams = {
+      amount: params.amount,
+      // Stripe's currency codes are lowercase ISO 4217.
+      currency: params.currency.toLowerCase(),
+      payment_method: params.payment_method,
+      confirm: true,
+      // No redirects: the payment method is the buyer's card, and a payment that needs a return URL could only be
+      // left waiting (this API version has no `payment_method_types` on create, hence the automatic form).
+      automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+      metadata: { payment_id: params.reference },
+    };
+    try {
+      const res = await timed(timeoutMs, (t) =>
+        stripe.paymentIntents.create(create, requestOptions(apiKey, t, origin, key)),
+      );
+      return res.kind === "unknown" ? res : intentReply(res.value);
+    } catch (err) {
+      return chargeErrorReply(err, key);
+    }
+  }
+
+  /** Refunds the PaymentIntent `charge` (the id a charge answered) under the derived refund key. */
+  async refund(
+    key: string,
+    charge: string,
+    reference: string,
+    timeoutMs: number,
+    origin?: PspOrigin,
+  ): Promise<PspReply> {
+    const { stripe, apiKey } = this.use();
+    const create: Stripe.RefundCreateParams = { payment_intent: charge, metadata: { payment_id: reference } };
+    try {
+      const res = await timed(timeoutMs, (t) =>
+        stripe.refunds.create(create, requestOptions(apiKey, t, origin, key)),
+      );
+      return res.kind === "unknown" ? res : refundReply(res.value);
+    } catch (err) {
+      return refundErrorReply(err, key);
+    }
+  }
+
+  /**
+   * Looks a charge up by our reference within the attempt's window (`around`, our clock); without one, the last
+   * two hours (DEFAULT_LOOKBACK_MS, and why that is safe, in stripe-lookup).
+   */
+  findCharge(
+    reference: string,
+    timeoutMs: number,
+    origin?: PspOrigin,
+    around?: AttemptWindow,
+  ): Promise<PspReply> {
+    return findChargeByReference(this.lookupCall(timeoutMs, origin), reference, around);
+  }
+
+  /** Lists the refunds of the PaymentIntent `charge`, every page. */
+  findRefund(charge: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
+    return findRefundOf(this.lookupCall(timeoutMs, origin), charge);
+  }
+
+  private lookupCall(timeoutMs: number, origin?: PspOrigin): LookupCall {
+    const { stripe, apiKey } = this.use();
+    return { stripe, apiKey, origin, clock: this.clock, untilMs: Date.now() + timeoutMs };
+  }
+
+  // The client is made on first use with the key then read; a key read on use is also named on every request,
+  // so that a rotated secret takes effect at once.
+  private use(): { stripe: Stripe; apiKey: string | undefined } {
+    const key = typeof this.apiKey === "function" ? this.apiKey() : this.apiKey;
+    this.client ??= createStripeClient(key, this.endpoint);
+    return { stripe: this.client, apiKey: typeof this.apiKey === "function" ? key : undefined };
+  }
+}
