@@ -16,7 +16,7 @@ import { keptRegressions } from "./support/regressions";
 
 Object.assign(process.env, chaosEnv());
 
-const RUNS = 6;
+const RUNS = 4;
 const SEED = 20261203;
 const RANDOM_EVENT_ID_WITHIN = 10;
 
