@@ -36,10 +36,11 @@ export function resourcesRoute(emulators: Emulators, running: RegionRuntime[]): 
 }
 
 /**
- * `POST /_local/psp/webhooks-to/{region}`: the PSP's webhook endpoint now names that Region's API. In AWS this is
+ * `POST /_local/psp/webhooks-to/{region}`: the PSP's webhook endpoint now names that Region's API (the route of the
+ * dialect the fake speaks, `webhookPath`). In AWS this is
  * the manual step of a failover (the PSP's dashboard, or a DNS name); a fault schedule's failover takes it too.
  */
-export function webhookTargetRoute(psp: FakePsp, running: RegionRuntime[]): Route {
+export function webhookTargetRoute(psp: FakePsp, running: RegionRuntime[], webhookPath: string): Route {
   return {
     method: "POST",
     pattern: /^\/_local\/psp\/webhooks-to\/([^/]+)$/,
@@ -54,7 +55,7 @@ export function webhookTargetRoute(psp: FakePsp, running: RegionRuntime[]): Rout
             `no running Region ${m[1]}; running: ${running.map((r) => r.role).join(", ")}`,
           ),
         };
-      const url = `${target.apiUrl}/webhooks/psp`;
+      const url = `${target.apiUrl}${webhookPath}`;
       psp.setWebhookUrl(url);
       return { status: 200, body: { region: target.role, webhook_url: url } };
     },
