@@ -58,7 +58,11 @@ export const WebhookReceipt = z
   })
   .meta({ id: "WebhookReceipt" });
 
-const STRIPE_TYPES = ["payment_intent.succeeded", "payment_intent.payment_failed", "charge.refunded"] as const;
+const STRIPE_TYPES = [
+  "payment_intent.succeeded",
+  "payment_intent.payment_failed",
+  "charge.refunded",
+] as const;
 
 /**
  * A Stripe event as Stripe posts it to `POST /webhooks/stripe` (documentation only: the SDK checks the signature and

@@ -1,4 +1,4 @@
-import type { RegionRole } from "@eo/core";
+import type { PspDialect, RegionRole } from "@eo/core";
 import type { FakePsp } from "@eo/psp";
 import type { RegionRuntime } from "../region/start-region";
 import { type LocalAnswer, problem } from "../runtime/http-front";
@@ -11,7 +11,11 @@ type Route = { method: string; pattern: RegExp; answer: (m: RegExpExecArray) => 
  * `GET /_local/resources`: where the emulators are, each Region's API and its tables and queues, so that a checker
  * that knows nothing of the project's code can read the raw tables and the queues' depths (the fault checker does).
  */
-export function resourcesRoute(emulators: Emulators, running: RegionRuntime[]): Route {
+export function resourcesRoute(
+  emulators: Emulators,
+  running: RegionRuntime[],
+  psp: { dialect: PspDialect; webhookPath: string },
+): Route {
   const region = (role: RegionRole) => {
     const r = emulators.regions[role];
     return {
@@ -29,6 +33,8 @@ export function resourcesRoute(emulators: Emulators, running: RegionRuntime[]): 
       body: {
         endpoints: emulators.endpoints,
         credentials: LOCAL_CREDENTIALS,
+        // Which dialect the fake PSP speaks: an operator script calls it, and lists it, in the same one.
+        psp,
         regions: { primary: region("primary"), standby: region("standby") },
       },
     }),

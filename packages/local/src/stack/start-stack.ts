@@ -153,6 +153,7 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
       regions: running,
       expected,
       replicator,
+      pspDialect,
       webhookPath: webhookPathOf(pspDialect),
     });
     const common = regionCommon(opts, emulators, flags, global);
@@ -255,7 +256,8 @@ interface GlobalSources {
   /** How many Regions the stack starts: health is not ok until each of them is. */
   expected: number;
   replicator: Replicator | undefined;
-  /** Where the fake PSP's webhooks go on a Region's API (its dialect's route). */
+  /** The dialect the fake PSP speaks, and where its webhooks go on a Region's API (that dialect's route). */
+  pspDialect: PspDialect;
   webhookPath: string;
 }
 
@@ -267,6 +269,7 @@ function globalRoutes({
   regions,
   expected,
   replicator,
+  pspDialect,
   webhookPath,
 }: GlobalSources): LocalRoutes {
   const health = async () => {
@@ -289,7 +292,7 @@ function globalRoutes({
     jobNames: () => [],
     extra: [
       ...(push?.routes ?? []),
-      resourcesRoute(emulators, regions),
+      resourcesRoute(emulators, regions, { dialect: pspDialect, webhookPath }),
       webhookTargetRoute(psp, regions, webhookPath),
       ...consoleRoutes({ emulators, flags, replicator, psp, regions }),
     ],
