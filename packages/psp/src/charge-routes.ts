@@ -1,5 +1,4 @@
 import { type Call, type PspContext, unixNow } from "./context";
-import { chargeEvent } from "./events";
 import { errorReply, jsonReply, send } from "./http-io";
 import { newId } from "./ids";
 import type { KeyedOperation, Outcome } from "./keyed-request";
@@ -35,7 +34,7 @@ function executeCharge(ctx: PspContext, account: string, params: ChargeParams, k
   ctx.ledger.addCharge(account, charge);
   // The reply is serialised now, so a replay after a refund still shows the charge as first answered.
   const reply = declined ? declineReply(charge) : jsonReply(200, charge);
-  return { reply, events: [chargeEvent(charge, charge.created)] };
+  return { reply, events: [{ kind: "charge", charge }] };
 }
 
 /** `POST /v1/charges`: creates a charge, or a failed one for the declined test card. */

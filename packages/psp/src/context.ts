@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { type Conditions, createConditions } from "./conditions";
 import { createIdempotencyStore, type IdempotencyStore } from "./idempotency-store";
 import { createLedger, type Ledger } from "./ledger";
-import type { ResolvedOptions } from "./options";
+import type { Dialect, ResolvedOptions } from "./options";
 import { createRateLimiter, type RateLimiter } from "./rate-limiter";
 import { createSleeper, type Sleeper } from "./sleeper";
 import { createStats, type StatsCounter } from "./stats";
@@ -32,6 +32,10 @@ export interface Call {
   url: URL;
   /** Set during an outage: the request runs as usual, but its reply is dropped. */
   dropReply?: boolean;
+  /** Which dialect the request speaks, told by its path and content type; it shapes errors and lost replies. */
+  dialect: Dialect;
+  /** The `Request-Id` of this request's answer, which a Stripe event names as the request that caused it. */
+  requestId: string;
 }
 
 /** Creates the state of a fresh PSP from resolved options. */
@@ -48,6 +52,7 @@ export function createContext(opts: ResolvedOptions): PspContext {
       retry: opts.webhookRetry,
       clock: opts.clock,
       takeFault: opts.takeFault,
+      signatureHeader: opts.dialect === "stripe" ? "Stripe-Signature" : "Psp-Signature",
     }),
     sleeper,
     conditions: createConditions({

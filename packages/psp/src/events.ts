@@ -1,5 +1,7 @@
 import { newId } from "./ids";
 import type { Charge, Refund } from "./ledger";
+import type { Dialect } from "./options";
+import { type StripeEvent, stripeEventOf } from "./stripe/stripe-events";
 
 /** The event types the PSP sends to the webhook endpoint. */
 export type PspEventType = "charge.succeeded" | "charge.failed" | "refund.succeeded";
@@ -20,6 +22,20 @@ export interface PspEvent {
     };
     refund?: { id: string; idempotency_key: string };
   };
+}
+
+/** A webhook event in either dialect, as an instance sends it. */
+export type WebhookEvent = PspEvent | StripeEvent;
+
+/** What happened in the ledger, before it is written as an event of the instance's dialect. */
+export type Occurrence =
+  | { kind: "charge"; charge: Charge }
+  | { kind: "refund"; charge: Charge; refund: Refund };
+
+/** The request an occurrence came from, which Stripe's events name. */
+export interface Origin {
+  requestId: string;
+  idempotencyKey: string;
 }
 
 function chargeSummary(c: Charge): PspEvent["data"]["charge"] {
@@ -50,4 +66,20 @@ export function refundEvent(charge: Charge, refund: Refund, created: number): Ps
       refund: { id: refund.id, idempotency_key: refund.idempotency_key },
     },
   };
+}
+
+/**
+ * Writes an occurrence as the instance's dialect says, at once: the event is a snapshot, so a later refund
+ * does not change the charge an earlier event carried.
+ */
+export function eventOf(dialect: Dialect, occ: Occurrence, origin: Origin): WebhookEvent {
+  if (dialect === "stripe") return stripeEventOf(occ, origin);
+  if (occ.kind === "charge") return chargeEvent(occ.charge, occ.charge.created);
+  return refundEvent(occ.charge, occ.refund, occ.refund.created);
+}
+
+/** Our reference an event names, by which redelivery picks events. */
+export function referenceOf(event: WebhookEvent): string | undefined {
+  if ("object" in event) return event.data.object.metadata.payment_id;
+  return event.data.charge.reference;
 }

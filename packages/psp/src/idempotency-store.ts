@@ -13,11 +13,15 @@ export interface SavedResult {
 export interface IdempotencyStore {
   lookup(account: string, key: string): SavedResult | undefined;
   save(account: string, key: string, result: Omit<SavedResult, "savedAtMs">): SavedResult;
+  /** Marks the key as being worked on; false when another request holds it (Stripe's 409 key in use). */
+  claim(account: string, key: string): boolean;
+  release(account: string, key: string): void;
 }
 
 /** Creates a store whose window is read from `clock`, so a test can step over 24 h without waiting. */
 export function createIdempotencyStore(clock: Clock, windowMs: number): IdempotencyStore {
   const saved = new Map<string, SavedResult>();
+  const inFlight = new Set<string>();
   const slot = (account: string, key: string): string => `${account}\u0000${key}`;
   return {
     lookup(account, key) {
@@ -33,5 +37,11 @@ export function createIdempotencyStore(clock: Clock, windowMs: number): Idempote
       saved.set(slot(account, key), entry);
       return entry;
     },
+    claim(account, key) {
+      if (inFlight.has(slot(account, key))) return false;
+      inFlight.add(slot(account, key));
+      return true;
+    },
+    release: (account, key) => void inFlight.delete(slot(account, key)),
   };
 }

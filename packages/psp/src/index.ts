@@ -1,7 +1,8 @@
 export { DECLINED_PAYMENT_METHOD } from "./charge-routes";
-export type { PspEvent, PspEventType } from "./events";
+export type { PspEvent, PspEventType, WebhookEvent } from "./events";
 export type {
   ChargeSummary,
+  Dialect,
   FakePsp,
   FakePspOptions,
   PspFaultName,
@@ -15,3 +16,11 @@ export { DEFAULT_ACCOUNT } from "./router";
 export { startFakePsp } from "./server";
 export { type SignatureCheck, signWebhook, verifyWebhookSignature } from "./signature";
 export { type Origin, originOf, type PspStats } from "./stats";
+export { DECLINING_TEST_CARDS } from "./stripe/payment-intent-create";
+export type { StripeEvent, StripeEventType } from "./stripe/stripe-events";
+export {
+  STRIPE_API_VERSION,
+  type StripeCharge,
+  type StripeIntent,
+  type StripeRefund,
+} from "./stripe/stripe-objects";

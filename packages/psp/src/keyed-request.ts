@@ -1,12 +1,13 @@
 import type { Call, PspContext } from "./context";
-import type { PspEvent } from "./events";
-import { errorReply, type JsonReply, parseParams, RequestError, readBody, send } from "./http-io";
+import { loseReply, sendFor } from "./dialect";
+import { eventOf, type Occurrence } from "./events";
+import { errorReply, type JsonReply, parseParams, RequestError, readBody } from "./http-io";
 import type { SavedResult } from "./idempotency-store";
 
-/** What an operation produced: the reply saved under the key, and the events sent once. */
+/** What an operation produced: the reply saved under the key, and what happened, sent once as events. */
 export interface Outcome {
   reply: JsonReply;
-  events: PspEvent[];
+  events: Occurrence[];
 }
 
 /** A POST endpoint run at most once per idempotency key. */
@@ -52,15 +53,33 @@ function runWithFaults<P>(ctx: PspContext, op: KeyedOperation<P>, params: P, key
   return { ...op.execute(params, key), loseReply };
 }
 
+// Stripe answers a request whose key is still being worked on with 409, which is safe to retry.
+function keyInUse(key: string): JsonReply {
+  const message = `There is currently another in-progress request using this Idempotent Key: '${key}'.`;
+  return errorReply(409, "idempotency_error", message, { code: "idempotency_key_in_use" });
+}
+
 /**
  * Handles an idempotent POST the way Stripe does: validation errors and 429s are not saved, while
- * anything that started executing (success, decline, 404, injected 500) is saved and replayed.
+ * anything that started executing (success, decline, 404, injected 500) is saved and replayed. In Stripe's
+ * dialect the key is held from the start, so a concurrent request with it is refused with 409.
  */
 export async function handleKeyed<P>(ctx: PspContext, call: Call, op: KeyedOperation<P>): Promise<void> {
   const key = idempotencyKeyOf(call);
   const params = op.parse(parseParams(await readBody(call.req), call.req.headers["content-type"]));
+  if (call.dialect !== "stripe") return runKeyed(ctx, call, op, key, params);
+  if (!ctx.store.claim(call.account, key)) return sendFor(call, keyInUse(key));
+  try {
+    await runKeyed(ctx, call, op, key, params);
+  } finally {
+    ctx.store.release(call.account, key);
+  }
+}
+
+async function runKeyed<P>(ctx: PspContext, call: Call, op: KeyedOperation<P>, key: string, params: P) {
   const delayMs = ctx.opts.takeFault("psp_delay_ms");
-  // The wait comes before the key lookup so that a client retrying during it gets one charge, not a 409.
+  // The wait comes before the key lookup so that a generic client retrying during it gets one charge, not a
+  // 409 (in Stripe's dialect the key is already held, and the retry gets Stripe's 409).
   if (delayMs !== undefined && delayMs > 0) await ctx.sleeper.sleep(delayMs);
   const endpoint = `${call.req.method} ${call.url.pathname}`;
   const fingerprint = JSON.stringify(params);
@@ -73,16 +92,17 @@ export async function handleKeyed<P>(ctx: PspContext, call: Call, op: KeyedOpera
     status: outcome.reply.status,
     body: outcome.reply.body,
   });
-  for (const event of outcome.events) ctx.webhooks.send(event);
+  const origin = { requestId: call.requestId, idempotencyKey: key };
+  for (const occ of outcome.events) ctx.webhooks.send(eventOf(ctx.opts.dialect, occ, origin));
   answer(ctx, call, outcome.reply, outcome.loseReply || call.dropReply === true);
 }
 
 // A lost reply means the work is done (and saved, or replayed) but the client never hears of it.
 function answer(ctx: PspContext, call: Call, reply: JsonReply, drop: boolean): void {
   if (!drop) {
-    send(call.res, reply);
+    sendFor(call, reply);
     return;
   }
   ctx.stats.replyDropped();
-  call.req.socket.destroy();
+  loseReply(call, reply);
 }

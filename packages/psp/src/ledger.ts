@@ -14,6 +14,16 @@ export interface Charge {
   decline_code?: string;
   refunded: boolean;
   created: number;
+  /** Set on a PaymentIntent (id `pi_…`), the charge record of Stripe's dialect. */
+  stripe?: IntentExtras;
+}
+
+/** What a PaymentIntent keeps beyond a charge: its charge's id, its metadata and when, to the ms, it was made. */
+export interface IntentExtras {
+  latest_charge: string;
+  metadata: Record<string, string>;
+  /** By the PSP's clock; search finds the intent only `searchLagMs` after it. */
+  createdMs: number;
 }
 
 /** A refund as the PSP keeps it. */
@@ -27,6 +37,8 @@ export interface Refund {
   idempotency_key: string;
   status: "succeeded";
   created: number;
+  /** Stripe's metadata of a refund made in its dialect. */
+  metadata?: Record<string, string>;
 }
 
 interface Owned<T> {

@@ -1,5 +1,5 @@
 import { type Clock, clock, peekFault, takeFault } from "@eo/core";
-import type { PspEvent } from "./events";
+import type { WebhookEvent } from "./events";
 import type { PspStats } from "./stats";
 
 /** The faults the fake PSP consults, a subset of the names `@eo/core` arms. */
@@ -33,7 +33,14 @@ export interface FakePspOptions {
   peekFault?: (name: PspFaultName) => number | undefined;
   /** Seeds the draws of latency and of replies lost by rate, so that a run can be replayed. */
   seed?: number;
+  /** The format of the webhooks this instance sends; both dialects are always served on requests. */
+  dialect?: Dialect;
+  /** How long after its creation a PaymentIntent becomes searchable (Stripe's search is eventually consistent). */
+  searchLagMs?: number;
 }
+
+/** The generic dialect of the contract, or Stripe's. */
+export type Dialect = "generic" | "stripe";
 
 /** Backoff for webhook deliveries: `baseMs` doubling per attempt, capped at `maxMs`. */
 export interface WebhookRetry {
@@ -87,8 +94,8 @@ export interface FakePsp {
   webhookDeliveries(): WebhookDelivery[];
   /** How many webhook deliveries are still to go out or unanswered (0 when all is quiet). */
   webhooksPending(): number;
-  /** Every webhook event the PSP has emitted, oldest first (copies). */
-  webhookEvents(): PspEvent[];
+  /** Every webhook event the PSP has emitted, oldest first (copies), in the instance's dialect. */
+  webhookEvents(): WebhookEvent[];
   /** Sends the events of charge reference `reference` (all when absent) again at once, oldest first; returns how many. */
   redeliverWebhooks(reference?: string): number;
   /** Cumulative counters by endpoint, origin and answer, as `GET /_local/psp/stats` serves them. */
@@ -107,6 +114,9 @@ const DEFAULT_SEED = 0x5eed;
 /** Fills in the defaults the contract names (Stripe's 24 h key window, 100/25 requests per second). */
 export function resolveOptions(opts: FakePspOptions): ResolvedOptions {
   if (!opts.webhookSecret) throw new TypeError("webhookSecret is required to sign webhooks");
+  if (opts.dialect !== undefined && opts.dialect !== "generic" && opts.dialect !== "stripe") {
+    throw new TypeError(`dialect must be "generic" or "stripe", not ${JSON.stringify(opts.dialect)}`);
+  }
   return {
     port: opts.port ?? 0,
     clock: opts.clock ?? clock,
@@ -118,5 +128,7 @@ export function resolveOptions(opts: FakePspOptions): ResolvedOptions {
     takeFault: opts.takeFault ?? takeFault,
     peekFault: opts.peekFault ?? peekFault,
     seed: opts.seed ?? DEFAULT_SEED,
+    dialect: opts.dialect ?? "generic",
+    searchLagMs: opts.searchLagMs ?? 0,
   };
 }

@@ -1,5 +1,4 @@
 import { type Call, type PspContext, unixNow } from "./context";
-import { refundEvent } from "./events";
 import { errorReply, jsonReply } from "./http-io";
 import { newId } from "./ids";
 import type { KeyedOperation, Outcome } from "./keyed-request";
@@ -15,7 +14,8 @@ function notFound(id: string): Outcome {
   return { reply, events: [] };
 }
 
-function refusal(charge: Charge): Outcome | undefined {
+/** Why a charge cannot be refunded (not succeeded, or already refunded), as a saved 400, or undefined. */
+export function refusal(charge: Charge): Outcome | undefined {
   const code =
     charge.status !== "succeeded"
       ? "charge_not_refundable"
@@ -27,8 +27,9 @@ function refusal(charge: Charge): Outcome | undefined {
   return { reply: errorReply(400, "invalid_request_error", message, { code }), events: [] };
 }
 
+/** The `psp_refund_refuse` fault's refusal, or undefined when it is not armed. */
 // A definite refusal with a reason (the account's balance cannot cover it), saved under the key like any result.
-function injectedRefusal(ctx: PspContext): Outcome | undefined {
+export function injectedRefusal(ctx: PspContext): Outcome | undefined {
   if (ctx.opts.takeFault("psp_refund_refuse") === undefined) return undefined;
   const message = "The refund could not be made: the account's balance is insufficient (injected fault).";
   return {
@@ -55,7 +56,7 @@ function executeRefund(ctx: PspContext, account: string, params: RefundParams, k
   };
   charge.refunded = true;
   ctx.ledger.addRefund(account, refund);
-  return { reply: jsonReply(200, refund), events: [refundEvent(charge, refund, refund.created)] };
+  return { reply: jsonReply(200, refund), events: [{ kind: "refund", charge, refund }] };
 }
 
 /** `POST /v1/refunds`: refunds a whole charge; an unknown charge is a 404 that is saved like any result. */

@@ -1,11 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { chargeOperation, getCharge, listCharges } from "./charge-routes";
 import type { Call, PspContext } from "./context";
+import { dialectOf, sendFor } from "./dialect";
 import { errorReply, RequestError, send } from "./http-io";
+import { newId } from "./ids";
 import { handleKeyed } from "./keyed-request";
 import { SENT_AT_HEADER, sentAtOf } from "./rate-limiter";
 import { listRefunds, refundOperation } from "./refund-routes";
 import { SleepCancelled } from "./sleeper";
+import { stripeRoute } from "./stripe/stripe-routes";
 
 /** The account a request is made for is its secret key, as with Stripe; no key means a shared default. */
 export const DEFAULT_ACCOUNT = "acct_default";
@@ -15,14 +18,20 @@ function accountOf(req: IncomingMessage): string {
   return match?.[1] ?? DEFAULT_ACCOUNT;
 }
 
-function rateLimited(res: ServerResponse): void {
-  const reply = errorReply(429, "rate_limit_error", "Too many requests hit the API too quickly.");
-  send(res, { ...reply, headers: { "Retry-After": "1" } });
+const TOO_MANY = "Too many requests hit the API too quickly.";
+
+// Stripe's 429 is an invalid_request_error with code rate_limit; the generic dialect keeps its own type.
+function rateLimited(call: Call): void {
+  const reply =
+    call.dialect === "stripe"
+      ? errorReply(429, "invalid_request_error", TOO_MANY, { code: "rate_limit" })
+      : errorReply(429, "rate_limit_error", TOO_MANY);
+  sendFor(call, { ...reply, headers: { "Retry-After": "1" } });
 }
 
 // Answered at the edge, before the idempotency layer: the request never ran, so nothing is saved under its key.
-function outageRefused(res: ServerResponse): void {
-  send(res, errorReply(503, "api_error", "The PSP is unavailable (injected outage)."));
+function outageRefused(call: Call): void {
+  sendFor(call, errorReply(503, "api_error", "The PSP is unavailable (injected outage)."));
 }
 
 // The injected latency is real time on the cancellable sleeper, so stop() never waits for it.
@@ -32,6 +41,7 @@ async function waitLatency(ctx: PspContext): Promise<void> {
 }
 
 async function dispatch(ctx: PspContext, call: Call): Promise<void> {
+  if (call.dialect === "stripe") return stripeRoute(ctx, call);
   const { method } = call.req;
   const path = call.url.pathname;
   if (method === "POST" && path === "/v1/charges") return handleKeyed(ctx, call, chargeOperation(ctx, call));
@@ -43,15 +53,25 @@ async function dispatch(ctx: PspContext, call: Call): Promise<void> {
   send(call.res, errorReply(404, "invalid_request_error", `Unrecognized request URL (${method}: ${path}).`));
 }
 
-function answerFailure(res: ServerResponse, err: unknown): void {
+function answerFailure(call: Call, err: unknown): void {
   if (err instanceof RequestError) {
-    send(res, errorReply(err.status, err.type, err.message, err.extra));
+    sendFor(call, errorReply(err.status, err.type, err.message, err.extra));
   } else if (err instanceof SleepCancelled) {
     // A delayed request cut short by stop() did nothing, so the client gets no answer that says otherwise.
-    res.destroy();
+    call.res.destroy();
   } else {
-    send(res, errorReply(500, "api_error", err instanceof Error ? err.message : String(err)));
+    sendFor(call, errorReply(500, "api_error", err instanceof Error ? err.message : String(err)));
   }
+}
+
+// Every answer names its request, as Stripe's do; a Stripe event carries the id of the request behind it.
+function callOf(ctx: PspContext, req: IncomingMessage, res: ServerResponse): Call {
+  ctx.requestCount += 1;
+  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  ctx.requestLog.push(`${req.method} ${url.pathname}`);
+  const requestId = newId("req");
+  res.setHeader("Request-Id", requestId);
+  return { req, res, account: accountOf(req), url, dialect: dialectOf(req, url), requestId };
 }
 
 /** Handles one HTTP request: counts it, applies an outage and the rate limits, waits its latency, then routes it. */
@@ -60,30 +80,25 @@ export async function handleRequest(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  ctx.requestCount += 1;
-  const url = new URL(req.url ?? "/", "http://127.0.0.1");
-  ctx.requestLog.push(`${req.method} ${url.pathname}`);
-  const origin = ctx.stats.arrived(req, res, url.pathname);
-  const account = accountOf(req);
+  const call = callOf(ctx, req, res);
+  const origin = ctx.stats.arrived(req, res, call.url.pathname);
   const outage = ctx.conditions.outage(req.method === "POST");
   if (outage === "refuse") {
     ctx.stats.outageRefused();
-    return outageRefused(res);
+    return outageRefused(call);
   }
   // The request never ran, so a 429 is answered before any key is looked at and is never saved.
   // `psp_rate_limit` is one 429 on demand (a fault schedule's), answered like the limiter's own.
   const injected = req.method === "POST" && ctx.opts.takeFault("psp_rate_limit") !== undefined;
-  if (
-    injected ||
-    !ctx.limiter.admit(account, `${req.method} ${url.pathname}`, sentAtOf(req.headers[SENT_AT_HEADER]))
-  ) {
+  const endpoint = `${req.method} ${call.url.pathname}`;
+  if (injected || !ctx.limiter.admit(call.account, endpoint, sentAtOf(req.headers[SENT_AT_HEADER]))) {
     ctx.stats.rateLimited(origin);
-    return rateLimited(res);
+    return rateLimited(call);
   }
   try {
     await waitLatency(ctx);
-    await dispatch(ctx, { req, res, account, url, dropReply: outage === "drop" });
+    await dispatch(ctx, { ...call, dropReply: outage === "drop" });
   } catch (err) {
-    answerFailure(res, err);
+    answerFailure(call, err);
   }
 }

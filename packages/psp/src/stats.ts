@@ -47,6 +47,8 @@ export function originOf(userAgent: string | undefined): Origin {
 function endpointOf(method: string | undefined, path: string): string {
   if (path === "/v1/charges" || path === "/v1/refunds") return `${method} ${path}`;
   if (/^\/v1\/charges\/[^/]+$/.test(path)) return `${method} /v1/charges/{id}`;
+  if (path === "/v1/payment_intents" || path === "/v1/payment_intents/search") return `${method} ${path}`;
+  if (/^\/v1\/payment_intents\/[^/]+$/.test(path)) return `${method} /v1/payment_intents/{id}`;
   return "other";
 }
 

@@ -2,18 +2,18 @@ import type { ClientRequest } from "node:http";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Clock } from "@eo/core";
-import type { PspEvent } from "./events";
+import { referenceOf, type WebhookEvent } from "./events";
 import type { PspFaultName, WebhookDelivery, WebhookRetry } from "./options";
 import { signWebhook } from "./signature";
 
 /** Delivers events at least once, retrying with capped exponential backoff until a 2xx. */
 export interface WebhookSender {
   /** Keeps the event and delivers it, shaped by the webhook faults armed when it is sent. */
-  send(event: PspEvent): void;
+  send(event: WebhookEvent): void;
   /** Sends every kept event of `reference` (all when absent) again, oldest first; returns how many. */
   redeliver(reference?: string): number;
   /** Every event sent so far, oldest first (copies). */
-  events(): PspEvent[];
+  events(): WebhookEvent[];
   setUrl(url: string | undefined): void;
   deliveries(): WebhookDelivery[];
   /** Deliveries waiting for their time or for an answer. */
@@ -29,11 +29,13 @@ export interface SenderOptions {
   clock: Clock;
   /** Consulted once per event for `psp_webhook_early`, `psp_webhook_late_ms` and `psp_webhook_twice`. */
   takeFault: (name: PspFaultName) => number | undefined;
+  /** `Psp-Signature` for the generic dialect, `Stripe-Signature` for Stripe's: the same scheme under either name. */
+  signatureHeader?: string;
 }
 
 /** An event as sent: its body is fixed once so that every delivery carries the same bytes. */
 interface KeptEvent {
-  event: PspEvent;
+  event: WebhookEvent;
   body: string;
 }
 
@@ -48,7 +50,7 @@ export function backoffMs(retry: WebhookRetry, attempt: number): number {
 function post(
   url: string,
   body: string,
-  signature: string,
+  signature: [string, string],
   done: (s: number | "error") => void,
 ): ClientRequest {
   const request = url.startsWith("https:") ? httpsRequest : httpRequest;
@@ -59,7 +61,7 @@ function post(
     headers: {
       "Content-Type": "application/json",
       "Content-Length": Buffer.byteLength(body),
-      "Psp-Signature": signature,
+      [signature[0]]: signature[1],
       Connection: "close",
     },
   });
@@ -96,7 +98,7 @@ class RetryingSender implements WebhookSender {
     private url: string | undefined,
   ) {}
 
-  send(event: PspEvent): void {
+  send(event: WebhookEvent): void {
     // The body is fixed once: every attempt carries the same event id and bytes, only the signature changes.
     const kept = { event, body: JSON.stringify(event) };
     this.kept.push(kept);
@@ -107,14 +109,12 @@ class RetryingSender implements WebhookSender {
   }
 
   redeliver(reference?: string): number {
-    const chosen = this.kept.filter(
-      (k) => reference === undefined || k.event.data.charge.reference === reference,
-    );
+    const chosen = this.kept.filter((k) => reference === undefined || referenceOf(k.event) === reference);
     for (const k of chosen) this.deliver(k, 0);
     return chosen.length;
   }
 
-  events(): PspEvent[] {
+  events(): WebhookEvent[] {
     return this.kept.map((k) => structuredClone(k.event));
   }
 
@@ -151,7 +151,7 @@ class RetryingSender implements WebhookSender {
     else this.attempt(event, body, 1);
   }
 
-  private attempt(event: PspEvent, body: string, n: number): void {
+  private attempt(event: WebhookEvent, body: string, n: number): void {
     if (this.stopped || this.url === undefined) return;
     // Each attempt is signed afresh so that a late retry still falls inside the receiver's tolerance.
     const signature = signWebhook(this.opts.secret, body, Math.floor(this.opts.clock.now() / 1000));
@@ -162,7 +162,8 @@ class RetryingSender implements WebhookSender {
       if (!acknowledged(status) && n < this.opts.retry.maxAttempts) this.schedule(event, body, n + 1);
     };
     try {
-      const req: ClientRequest = post(this.url, body, signature, (status) => done(status, req));
+      const header: [string, string] = [this.opts.signatureHeader ?? "Psp-Signature", signature];
+      const req: ClientRequest = post(this.url, body, header, (status) => done(status, req));
       this.inFlight.add(req);
     } catch {
       // A URL the HTTP client rejects is a failed attempt, never an error in the charge that emitted it.
@@ -170,7 +171,7 @@ class RetryingSender implements WebhookSender {
     }
   }
 
-  private schedule(event: PspEvent, body: string, next: number): void {
+  private schedule(event: WebhookEvent, body: string, next: number): void {
     this.later(backoffMs(this.opts.retry, next - 1), () => this.attempt(event, body, next));
   }
 

@@ -1,0 +1,80 @@
+import type { Call, PspContext } from "../context";
+import { jsonReply, send } from "../http-io";
+import { type FormMap, nestForm, textOf } from "./form-params";
+import { invalidParam } from "./stripe-errors";
+
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 100;
+
+/** The query of a GET, nested like a form (`created[gte]`, `expand[0]`). */
+export function queryOf(call: Call): FormMap {
+  return nestForm(call.url.searchParams.entries());
+}
+
+/** Stripe's `limit`: 1 to 100, 10 when absent. */
+export function limitOf(query: FormMap): number {
+  const raw = textOf(query, "limit");
+  if (raw === undefined) return DEFAULT_LIMIT;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 1 || n > MAX_LIMIT) {
+    throw invalidParam(
+      "parameter_invalid_integer",
+      "limit",
+      `limit must be an integer from 1 to ${MAX_LIMIT}`,
+    );
+  }
+  return n;
+}
+
+function unixParam(raw: string, param: string): number {
+  if (!/^\d+$/.test(raw)) throw invalidParam("parameter_invalid_integer", param, `Invalid integer: ${raw}`);
+  return Number(raw);
+}
+
+/** Stripe's `created` filter: an exact time, or any of `gt`, `gte`, `lt`, `lte` (unix seconds). */
+export function createdFilter(query: FormMap): (created: number) => boolean {
+  const created = query.created;
+  if (created === undefined) return () => true;
+  if (typeof created === "string") {
+    const at = unixParam(created, "created");
+    return (c) => c === at;
+  }
+  const bound = (op: string): number | undefined => {
+    const raw = Array.isArray(created) ? undefined : created[op];
+    return typeof raw === "string" ? unixParam(raw, `created[${op}]`) : undefined;
+  };
+  const [gt, gte, lt, lte] = [bound("gt"), bound("gte"), bound("lt"), bound("lte")];
+  return (c) =>
+    (gt === undefined || c > gt) &&
+    (gte === undefined || c >= gte) &&
+    (lt === undefined || c < lt) &&
+    (lte === undefined || c <= lte);
+}
+
+/**
+ * Answers a Stripe list: newest first (the ledger keeps oldest first), `limit` items after the cursor
+ * `starting_after`, and `has_more`. Read-after-write: what the ledger holds is listed at once, and the
+ * `psp_search_lag` fault never touches a list. `psp_lookup_delay_ms` holds the answer back, as on the generic one.
+ */
+export async function sendStripeList<T extends { id: string; created: number }>(
+  ctx: PspContext,
+  call: Call,
+  records: T[],
+  url: string,
+  present: (record: T) => unknown,
+): Promise<void> {
+  const query = queryOf(call);
+  const limit = limitOf(query);
+  const keep = createdFilter(query);
+  const delayMs = ctx.opts.takeFault("psp_lookup_delay_ms");
+  if (delayMs !== undefined && delayMs > 0) await ctx.sleeper.sleep(delayMs);
+  const newest = [...records].reverse();
+  const after = textOf(query, "starting_after");
+  const start = after === undefined ? 0 : newest.findIndex((r) => r.id === after) + 1;
+  if (start === 0 && after !== undefined) {
+    throw invalidParam("resource_missing", "starting_after", `No such object: '${after}'`);
+  }
+  const listed = newest.slice(start).filter((r) => keep(r.created));
+  const data = listed.slice(0, limit).map(present);
+  send(call.res, jsonReply(200, { object: "list", data, has_more: listed.length > limit, url }));
+}
