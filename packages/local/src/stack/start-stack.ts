@@ -209,9 +209,10 @@ async function startPsp(opts: StackOptions, apiUrl: string, dialect: PspDialect)
     },
     ...opts.psp,
     rateLimits: opts.psp?.rateLimits ?? pspRateLimitsFromEnv(),
+    // The webhooks' format: Stripe's events and Stripe-Signature, or the generic ones (both dialects are served).
+    dialect,
   };
-  // `dialect` is the fake's option from branch i30a (issue 30); until it is merged it is passed through a cast.
-  return startFakePsp({ ...options, dialect } as FakePspOptions);
+  return startFakePsp(options);
 }
 
 function regionCommon(
