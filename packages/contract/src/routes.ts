@@ -182,7 +182,7 @@ export const ROUTES = {
     operationId: "stripeWebhook",
     summary: "Stripe's signed events (a stage with PSP=stripe)",
     description:
-      "Checked with Stripe's SDK (`stripe.webhooks.constructEvent`, 300 s tolerance): `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, \"<t>.<raw body>\")>`, secret `StripeWebhookSecret`. `payment_intent.succeeded` applies as `charge.succeeded` (the charge id is the PaymentIntent's), `payment_intent.payment_failed` as `charge.failed` (decline code from `last_payment_error`), `charge.refunded` in full as `refund.succeeded`; our reference is `metadata.payment_id`. The same allowed moves, inbox (keyed by the event id) and anomaly rule as `/webhooks/psp`; any other type is answered 200 and ignored. On a stage of the generic dialect: 404.",
+      'Checked with the Stripe SDK (`stripe.webhooks.constructEvent`, 300 s tolerance): `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, secret `StripeWebhookSecret`. `payment_intent.succeeded` applies as `charge.succeeded` (the charge id is the id of the PaymentIntent), `payment_intent.payment_failed` as `charge.failed` (decline code from `last_payment_error`), `charge.refunded` in full as `refund.succeeded`; our reference is `metadata.payment_id`. The same allowed moves, inbox (keyed by the event id) and anomaly rule as `/webhooks/psp`; any other type is answered 200 and ignored. On a stage of the generic dialect: 404.',
     auth: "stripe-signature",
     headers: z.object({
       "Stripe-Signature": z.string().meta({ example: "t=1764590400,v1=5f2b…" }),
