@@ -169,6 +169,11 @@ export const ROUTES = {
         description: "Bad signature, a timestamp over 300 s off, or not a PSP event.",
         problems: ["bad-request"],
       },
+      404: {
+        description:
+          "This stage's PSP speaks Stripe's dialect (PSP=stripe): its events go to /webhooks/stripe.",
+        problems: ["not-found"],
+      },
       413: { description: "Body over 64 KiB.", problems: ["too-large"] },
       503: {
         description:

@@ -114,6 +114,20 @@ describe("a webhook route's secret, by the stage's dialect", () => {
     });
   });
 
+  it("the generic route on a Stripe stage answers 404 naming /webhooks/stripe", () => {
+    // prepare
+    const config = loadConfig({ ...COMPLETE, PSP: "stripe" });
+    // act / assess
+    withInvocationLinks({ StripeWebhookSecret: { value: "whsec_s" } }, () => {
+      expect(() => webhookSecretOf(config, "generic")).toThrow(
+        expect.objectContaining({
+          kind: "not-found",
+          detail: expect.stringContaining("POST /webhooks/stripe"),
+        }),
+      );
+    });
+  });
+
   it("stays a loud ConfigError on a stage of its own dialect without the link (a broken deployment)", () => {
     // prepare
     const config = loadConfig({ ...COMPLETE, PSP: "stripe" });
