@@ -29,7 +29,7 @@ export default $config({
       primary: new aws.Provider("PrimaryAws", { region: config.regions.primary }),
       standby: new aws.Provider("StandbyAws", { region: config.regions.standby }),
     };
-    const secrets = createSecrets();
+    const secrets = createSecrets(config.psp);
     const tables = createTables(config, providers);
     const authority = createControlAuthority(config, providers);
     // Both Regions' queues before either Region: each Region's worker is told the other's events queue.
@@ -41,6 +41,7 @@ export default $config({
 
     return {
       claimMode: config.claimMode,
+      psp: config.psp,
       controlMode: config.controlMode,
       primaryRegion: config.regions.primary,
       primaryApi: primary.api.url,

@@ -3,7 +3,14 @@ import { IdempotencyConfig, makeIdempotent } from "@aws-lambda-powertools/idempo
 import { DynamoDBPersistenceLayer } from "@aws-lambda-powertools/idempotency/dynamodb";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { type AppConfig, HttpPsp, parseIdempotencyKey, parsePaymentBody, scopeOf } from "@eo/core";
+import {
+  type AppConfig,
+  type PspPort,
+  parseIdempotencyKey,
+  parsePaymentBody,
+  pspPortOf,
+  scopeOf,
+} from "@eo/core";
 import { bodyOf, callerOf, httpHandler } from "../packages/functions/src/shared/http-handler";
 /** Anything that meters a client's DynamoDB requests (the payments bench's meter, the cost meter). */
 export interface ClientMeter {
@@ -11,7 +18,7 @@ export interface ClientMeter {
 }
 
 /** The baselines' work: charge with a key of this attempt and write the payment row, no durable guard. */
-function chargeAndRecord(config: AppConfig, db: DynamoDBDocumentClient, psp: HttpPsp) {
+function chargeAndRecord(config: AppConfig, db: DynamoDBDocumentClient, psp: PspPort) {
   return async (p: { scope?: string; caller: string; request: ReturnType<typeof parsePaymentBody> }) => {
     const paymentId = `pay_${randomUUID().replaceAll("-", "")}`;
     const { amount, currency, payment_method } = p.request;
@@ -39,7 +46,7 @@ export function powertoolsOnly(config: AppConfig, meter: ClientMeter) {
   const raw = new DynamoDBClient({});
   const db = DynamoDBDocumentClient.from(raw);
   meter.attach(raw);
-  const work = chargeAndRecord(config, db, new HttpPsp(config.pspUrl, config.pspApiKey));
+  const work = chargeAndRecord(config, db, portOf(config));
   const store = new DynamoDBPersistenceLayer({
     tableName: config.claimTable,
     keyAttr: "id",
@@ -62,13 +69,14 @@ export function powertoolsOnly(config: AppConfig, meter: ClientMeter) {
 export function noIdempotency(config: AppConfig, meter: ClientMeter) {
   const raw = new DynamoDBClient({});
   meter.attach(raw);
-  const work = chargeAndRecord(
-    config,
-    DynamoDBDocumentClient.from(raw),
-    new HttpPsp(config.pspUrl, config.pspApiKey),
-  );
+  const work = chargeAndRecord(config, DynamoDBDocumentClient.from(raw), portOf(config));
   return httpHandler("bench-none", async (event) => {
     parseIdempotencyKey(event.headers["idempotency-key"]);
     return work({ caller: callerOf(event), request: parsePaymentBody(bodyOf(event)) });
   });
+}
+
+/** The stage's PSP port (its dialect's adapter), as paymentDeps builds it. */
+function portOf(config: AppConfig): PspPort {
+  return pspPortOf({ psp: config.psp, pspUrl: config.pspUrl, apiKey: () => config.pspApiKey });
 }

@@ -12,10 +12,12 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
   discrepancyCounts,
   missingEnv,
+  pspDialectOf,
   type ReconcileSources,
   type Reconciliation,
   reconcileSince,
   reconcileSources,
+  STRIPE_API_URL,
 } from "@eo/core";
 import { regionToActOn } from "./lib/target/authority";
 import { dynamoIn } from "./lib/target/clients";
@@ -67,20 +69,25 @@ async function sourcesOf(a: Args): Promise<{ sources: ReconcileSources; what: st
   const target = await findTarget(chooseTarget(a, a.env));
   if (!target) {
     if (a.region !== undefined) throw new TargetError("refused: --region goes with --local or --stage");
-    const missing = missingEnv(process.env, ["AWS_REGION", "LEDGER_TABLE", "PSP_URL", "PSP_API_KEY"]);
+    // PSP=stripe: Stripe's key, and its API unless PSP_URL names another (the local fake).
+    const psp = pspDialectOf(process.env);
+    const keyVar = psp === "stripe" ? "STRIPE_SECRET_KEY" : "PSP_API_KEY";
+    const needed = ["AWS_REGION", "LEDGER_TABLE", ...(psp === "stripe" ? [] : ["PSP_URL"]), keyVar];
+    const missing = missingEnv(process.env, needed);
     if (missing.length > 0)
       throw new TargetError(
         `refused: ${missing.join(", ")} not set; this script assumes no Region, table or PSP`,
       );
-    const [ledgerTable, pspUrl, apiKey] = ["LEDGER_TABLE", "PSP_URL", "PSP_API_KEY"].map(
-      (k) => process.env[k] as string,
-    ) as [string, string, string];
+    const ledgerTable = process.env.LEDGER_TABLE as string;
+    const pspUrl = process.env.PSP_URL || STRIPE_API_URL;
+    const apiKey = process.env[keyVar] as string;
     return {
       sources: reconcileSources({
         db: DynamoDBDocumentClient.from(new DynamoDBClient({ maxAttempts: 3 })),
         ledgerTable,
         pspUrl,
         apiKey: () => apiKey,
+        psp,
       }),
       what: `the ledger ${ledgerTable} in ${process.env.AWS_REGION} (from the environment)`,
     };
@@ -94,6 +101,7 @@ async function sourcesOf(a: Args): Promise<{ sources: ReconcileSources; what: st
       ledgerTable: r.ledger,
       pspUrl: psp.url,
       apiKey: () => psp.apiKey,
+      psp: psp.psp,
     }),
     what: `the ${role} ledger (${r.ledger} in ${r.region}; ${why}) of ${target.where}`,
   };

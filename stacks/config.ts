@@ -15,6 +15,9 @@ export type ClaimMode = "home" | "mrsc";
  */
 export type ControlMode = "mrsc" | "single-region";
 
+/** The dialect the stage's PSP speaks: the fake's generic one, or Stripe's (through its SDK; test or live mode). */
+export type PspDialect = "generic" | "stripe";
+
 /** The role of a Region in the deployment. */
 export type RegionRole = "primary" | "standby";
 
@@ -34,6 +37,8 @@ export interface InfraConfig {
   regions: Regions;
   claimMode: ClaimMode;
   controlMode: ControlMode;
+  /** PSP=stripe|generic (default generic): the functions' PSP adapter and webhooks, and which PSP secrets exist. */
+  psp: PspDialect;
   /** The active Region the authority's first item names (ACTIVE_REGION); failovers change it at run time. */
   activeRegion: "primary" | "standby";
   jwt: { issuer: string; audience: string };
@@ -101,6 +106,10 @@ export function readConfig(stage: string, env: NodeJS.ProcessEnv = process.env):
   if (controlMode !== "mrsc" && controlMode !== "single-region") {
     throw new Error(`CONTROL_MODE must be "mrsc" or "single-region", not "${controlMode}"`);
   }
+  const psp = env.PSP || "generic";
+  if (psp !== "generic" && psp !== "stripe") {
+    throw new Error(`PSP must be "generic" or "stripe", not "${psp}"`);
+  }
   const regions = readRegions(env);
   // An MRSC table across Region sets fails only at deploy time, half built: refuse it before anything is created.
   if (controlMode === "mrsc") {
@@ -126,6 +135,7 @@ export function readConfig(stage: string, env: NodeJS.ProcessEnv = process.env):
     regions,
     claimMode,
     controlMode,
+    psp,
     activeRegion,
     jwt: { issuer, audience: env.JWT_AUDIENCE || "payments-api" },
     emailSender,

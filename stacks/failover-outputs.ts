@@ -46,6 +46,8 @@ export function tunableEnvironment(config: InfraConfig): Record<string, string> 
     PSP_RATE_PER_S: String(t.pspRatePerS),
     PSP_ENDPOINT_RATE_PER_S: String(t.pspEndpointRatePerS),
     RESOLVER_RATE_PER_S: String(t.resolverRatePerS),
+    // The PSP's dialect: a script that calls or lists the PSP speaks the stage's (its secrets are named after it).
+    PSP: config.psp,
   };
 }
 

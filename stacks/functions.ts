@@ -1,5 +1,6 @@
 import { type Access, type HandlerSpec, handlers, type TableAccess } from "./handlers";
 import type { RegionContext } from "./region";
+import type { PspSecrets } from "./secrets";
 import type { TableRef } from "./tables";
 
 /** The Lambda runtime of every handler (the bundle test builds for the same Node.js version). */
@@ -82,7 +83,9 @@ function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<stri
     PSP_RATE_PER_S: String(config.tunables.pspRatePerS),
     PSP_ENDPOINT_RATE_PER_S: String(config.tunables.pspEndpointRatePerS),
     RESOLVER_RATE_PER_S: String(config.tunables.resolverRatePerS),
-    PSP_URL: secrets.pspUrl.value,
+    PSP: config.psp,
+    // A Stripe stage talks to Stripe's API (the handlers' default for PSP=stripe); a generic one to its secret URL.
+    ...(secrets.psp.dialect === "generic" ? { PSP_URL: secrets.psp.pspUrl.value } : {}),
     PUSH_APNS_APP_ARN: pushEmail.apns.arn,
     PUSH_FCM_APP_ARN: pushEmail.fcm.arn,
     EMAIL_FROM: pushEmail.emailFrom,
@@ -94,8 +97,10 @@ type TableName = "claims" | "ledger" | "consumer" | "totals";
 type Linkables = Record<`${TableName}:${TableAccess}`, sst.Linkable<{ name: $util.Output<string> }>> & {
   sendEvents: sst.Linkable<{ url: $util.Output<string> }>;
   email: sst.aws.Email;
+  /** The stage dialect's API key; each webhook route's signing secret, only on a stage of its dialect. */
   apiKey: sst.Secret;
-  webhookSecret: sst.Secret;
+  webhookSecret?: sst.Secret;
+  stripeWebhookSecret?: sst.Secret;
 };
 
 /** The Region's links: read or read-write on each table (that Region's replica), sending to the events queue, SES, the PSP secrets. */
@@ -130,9 +135,19 @@ function linkables(ctx: RegionContext): Linkables {
       ],
     }),
     email: ctx.pushEmail.email,
-    apiKey: ctx.secrets.pspApiKey,
-    webhookSecret: ctx.secrets.pspWebhookSecret,
+    ...pspLinkables(ctx.secrets.psp),
   };
+}
+
+/**
+ * The PSP secrets by what a manifest entry declares: `apiKey` is the stage dialect's key (PspApiKey or
+ * StripeSecretKey); a webhook route's signing secret exists only on a stage of its dialect, so the other route's
+ * function is linked to nothing (it answers 404 naming the right route, packages/core webhook-secret-of.ts).
+ */
+function pspLinkables(psp: PspSecrets): Pick<Linkables, "apiKey" | "webhookSecret" | "stripeWebhookSecret"> {
+  return psp.dialect === "stripe"
+    ? { apiKey: psp.apiKey, stripeWebhookSecret: psp.webhookSecret }
+    : { apiKey: psp.apiKey, webhookSecret: psp.webhookSecret };
 }
 
 function linksFor(access: Access, links: Linkables): unknown[] {
@@ -143,7 +158,8 @@ function linksFor(access: Access, links: Linkables): unknown[] {
   }
   if (access.sendEvents) out.push(links.sendEvents);
   if (access.email) out.push(links.email);
-  if (access.pspSecret) out.push(links[access.pspSecret]);
+  const secret = access.pspSecret ? links[access.pspSecret] : undefined;
+  if (secret) out.push(secret);
   return out;
 }
 

@@ -14,7 +14,8 @@ export type HttpRoute =
   | "POST /payments/{payment_id}/cancel"
   | "POST /devices"
   | "DELETE /devices/{device_id}"
-  | "POST /webhooks/psp";
+  | "POST /webhooks/psp"
+  | "POST /webhooks/stripe";
 
 /** What invokes a handler in AWS. */
 export type Trigger =
@@ -64,8 +65,12 @@ export interface Access {
   push?: "register" | "send";
   /** Send email through the Region's SES identity. */
   email?: boolean;
-  /** The PSP secret linked to the function (SST secret): the API key to call the PSP, or the webhook signing secret. */
-  pspSecret?: "apiKey" | "webhookSecret";
+  /**
+   * The PSP secret linked to the function (SST secret): the API key to call the PSP (PspApiKey, or StripeSecretKey on
+   * a stage with PSP=stripe), or one webhook route's signing secret (PspWebhookSecret, StripeWebhookSecret), which is
+   * linked only on a stage of that dialect (the other dialect's secret is not even declared there).
+   */
+  pspSecret?: "apiKey" | "webhookSecret" | "stripeWebhookSecret";
 }
 
 /** One handler module and how it is deployed. */
@@ -131,6 +136,14 @@ export const handlers: readonly HandlerSpec[] = [
     handler: "packages/functions/src/http/psp-webhook.handler",
     trigger: { kind: "http", route: "POST /webhooks/psp", auth: "none" },
     access: { claims: "write", ledger: "write", pspSecret: "webhookSecret" },
+    timeoutSeconds: 10,
+  },
+  {
+    // Stripe's events (Stripe-Signature, checked by its SDK), mapped onto the same moves as /webhooks/psp.
+    id: "StripeWebhook",
+    handler: "packages/functions/src/http/stripe-webhook.handler",
+    trigger: { kind: "http", route: "POST /webhooks/stripe", auth: "none" },
+    access: { claims: "write", ledger: "write", pspSecret: "stripeWebhookSecret" },
     timeoutSeconds: 10,
   },
   {

@@ -58,6 +58,10 @@ describe("the OpenAPI document", () => {
     ["DELETE /devices/{device_id}", 204, undefined],
     ["DELETE /devices/{device_id}", 404, "not-found"],
     ["POST /webhooks/psp", 400, "bad-request"],
+    ["POST /webhooks/stripe", 200, undefined],
+    ["POST /webhooks/stripe", 400, "bad-request"],
+    ["POST /webhooks/stripe", 404, "not-found"],
+    ["POST /webhooks/stripe", 503, "event-ahead"],
   ])("%s documents %i %s", (route, status, kind) => {
     expect(op(route)?.responses[String(status)], `${route} ${status}`).toBeDefined();
     if (kind) expect(problemTypes(route, status)).toContain(`${PROBLEM_BASE}${kind}`);

@@ -151,3 +151,25 @@ describe("who the on-call topics page (ONCALL_EMAIL, ONCALL_HTTPS_URL)", () => {
     expect(() => readConfig("live", { ...BASE, STAGE_KIND: "production" })).toThrow(/must page someone/);
   });
 });
+
+describe("the stage's PSP dialect (PSP)", () => {
+  it.each([
+    [{}, "generic"],
+    [{ PSP: "" }, "generic"],
+    [{ PSP: "generic" }, "generic"],
+    [{ PSP: "stripe" }, "stripe"],
+  ])("%o deploys the %s dialect", (env, dialect) => {
+    // act / assess
+    expect(readConfig("dev", { ...BASE, ...env }).psp).toBe(dialect);
+  });
+
+  it.each(["Stripe", "adyen", "stripe-test"])(
+    "refuses PSP=%s before anything is created, naming both values",
+    (raw) => {
+      // act / assess
+      expect(() => readConfig("dev", { ...BASE, PSP: raw })).toThrow(
+        `PSP must be "generic" or "stripe", not "${raw}"`,
+      );
+    },
+  );
+});

@@ -69,6 +69,7 @@ describe.each(SCENARIOS)("the whole app under Pulumi mocks: $scenario.name", ({ 
 const HOME = SCENARIOS[0] as (typeof SCENARIOS)[number];
 const MRSC = SCENARIOS[1] as (typeof SCENARIOS)[number];
 const SINGLE = SCENARIOS[2] as (typeof SCENARIOS)[number];
+const STRIPE = SCENARIOS.find((s) => s.expected.psp === "stripe") as (typeof SCENARIOS)[number];
 
 const res = resourceOf;
 const fn = (c: Capture, name: string) => res(c, "aws:lambda/function:Function", `${name}Function`);
@@ -600,6 +601,46 @@ const mutations: Mutation[] = [
     expectViolation: /primary: Resolver needs the PSP apiKey but is not linked to PspApiKey/,
   },
   {
+    what: "a Stripe stage's generic webhook linked to the Stripe webhook secret",
+    invariant: pspSecrets,
+    on: STRIPE,
+    breakIt: (c) => {
+      build(c, "PrimaryPspWebhook").links.StripeWebhookSecret = { value: "whsec_offline_stripe" };
+    },
+    expectViolation:
+      /primary: PspWebhook can read the PSP webhookSecret \(link StripeWebhookSecret\) without using it/,
+  },
+  {
+    what: "a Stripe stage's Stripe webhook without its signing secret",
+    invariant: pspSecrets,
+    on: STRIPE,
+    breakIt: (c) => {
+      delete build(c, "StandbyStripeWebhook").links.StripeWebhookSecret;
+    },
+    expectViolation:
+      /standby: StripeWebhook needs the PSP webhookSecret but is not linked to StripeWebhookSecret/,
+  },
+  {
+    what: "a Stripe stage's resolver linked to the generic PSP key instead of Stripe's",
+    invariant: pspSecrets,
+    on: STRIPE,
+    breakIt: (c) => {
+      const links = build(c, "PrimaryResolver").links;
+      links.PspApiKey = links.StripeSecretKey as JsonObject;
+      delete links.StripeSecretKey;
+    },
+    expectViolation: /primary: Resolver needs the PSP apiKey but is not linked to StripeSecretKey/,
+  },
+  {
+    what: "a Stripe stage without its Stripe webhook route",
+    invariant: apiRoutes,
+    on: STRIPE,
+    breakIt: (c) => {
+      c.resources = c.resources.filter((r) => r !== routeByKey(c, "Standby", "POST /webhooks/stripe"));
+    },
+    expectViolation: /standby: routes are .*; expected .*POST \/webhooks\/stripe/,
+  },
+  {
     what: "the domain's _dmarc record created by both Regions' Email (sst deploy fails on the second)",
     invariant: dnsRecords,
     on: MRSC,
@@ -815,6 +856,47 @@ const mutations: Mutation[] = [
       /standby: StandbySweepsFunction has EVENTS_DLQ_URL=\S+ \(the primary Region's DLQ\), expected its events DLQ/,
   },
 ];
+
+describe("a stage on Stripe (PSP=stripe, the stripe-dev scenario)", () => {
+  const PSP_CALLERS = ["CancelPayment", "CreatePayment", "Reconcile", "ResolvePayment", "Resolver"];
+  const linkedTo = (c: Capture, role: string, link: string) =>
+    handlers.filter((h) => link in build(c, `${role}${h.id}`).links).map((h) => h.id);
+
+  it.each(["Primary", "Standby"])(
+    "%s: StripeSecretKey is linked to exactly the functions that call Stripe, StripeWebhookSecret to its webhook alone",
+    (role) => {
+      // act
+      const c = captureOf(STRIPE.scenario.name);
+      // assess
+      expect(linkedTo(c, role, "StripeSecretKey").sort()).toEqual(PSP_CALLERS);
+      expect(linkedTo(c, role, "StripeWebhookSecret")).toEqual(["StripeWebhook"]);
+      expect(linkedTo(c, role, "PspApiKey")).toEqual([]);
+      expect(linkedTo(c, role, "PspWebhookSecret")).toEqual([]);
+      expect(envOf(c, `${role}CreatePayment`).PSP).toBe("stripe");
+    },
+  );
+
+  it.each(["Primary", "Standby"])(
+    "%s: POST /webhooks/stripe is routed, open to Stripe's signature",
+    (role) => {
+      // act
+      const c = captureOf(STRIPE.scenario.name);
+      const route = routeByKey(c, role, "POST /webhooks/stripe");
+      // assess
+      expect(route.inputs.authorizationType).toBe("NONE");
+    },
+  );
+
+  it("a generic stage keeps its own secrets and also routes /webhooks/stripe (linked to nothing there: 404)", () => {
+    // act
+    const c = captureOf(HOME.scenario.name);
+    // assess
+    expect(linkedTo(c, "Primary", "PspApiKey").sort()).toEqual(PSP_CALLERS);
+    expect(linkedTo(c, "Primary", "PspWebhookSecret")).toEqual(["PspWebhook"]);
+    expect(linkedTo(c, "Primary", "StripeWebhookSecret")).toEqual([]);
+    expect(routeByKey(c, "Primary", "POST /webhooks/stripe").inputs.authorizationType).toBe("NONE");
+  });
+});
 
 describe("each invariant reports its property broken on purpose", () => {
   const all = [...mutations, ...DEPLOY_GRADE_MUTATIONS, ...ON_CALL_SIGNAL_MUTATIONS];

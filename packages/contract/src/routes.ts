@@ -11,7 +11,7 @@ import {
   ResolveResult,
 } from "./payments";
 import type { ProblemKind } from "./problem";
-import { PspEvent, WebhookReceipt } from "./webhook";
+import { PspEvent, StripeEvent, StripeWebhookReceipt, WebhookReceipt } from "./webhook";
 
 /** One documented answer of a route: a JSON body, or problems of the kinds listed. */
 export interface ResponseDoc {
@@ -26,7 +26,7 @@ export interface RouteDoc {
   operationId: string;
   summary: string;
   description: string;
-  auth: "jwt" | "psp-signature";
+  auth: "jwt" | "psp-signature" | "stripe-signature";
   headers?: z.ZodObject;
   params?: z.ZodObject;
   body?: z.ZodType;
@@ -168,6 +168,44 @@ export const ROUTES = {
       400: {
         description: "Bad signature, a timestamp over 300 s off, or not a PSP event.",
         problems: ["bad-request"],
+      },
+      404: {
+        description:
+          "This stage's PSP speaks Stripe's dialect (PSP=stripe): its events go to /webhooks/stripe.",
+        problems: ["not-found"],
+      },
+      413: { description: "Body over 64 KiB.", problems: ["too-large"] },
+      503: {
+        description:
+          "This Region is passive, or the event is ahead of its payment here (still replicating, or its charge still settling): deliver it again.",
+        problems: ["region-passive", "deadline-passed", "event-ahead"],
+        headers: retry,
+      },
+    },
+  },
+  "POST /webhooks/stripe": {
+    operationId: "stripeWebhook",
+    summary: "Stripe's signed events (a stage with PSP=stripe)",
+    description:
+      'Checked with the Stripe SDK (`stripe.webhooks.constructEvent`, 300 s tolerance): `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, secret `StripeWebhookSecret`. `payment_intent.succeeded` applies as `charge.succeeded` (the charge id is the id of the PaymentIntent), `payment_intent.payment_failed` as `charge.failed` (decline code from `last_payment_error`), `charge.refunded` in full as `refund.succeeded`; our reference is `metadata.payment_id`. The same allowed moves, inbox (keyed by the event id) and anomaly rule as `/webhooks/psp`; any other type is answered 200 and ignored. On a stage of the generic dialect: 404.',
+    auth: "stripe-signature",
+    headers: z.object({
+      "Stripe-Signature": z.string().meta({ example: "t=1764590400,v1=5f2b…" }),
+    }),
+    body: StripeEvent,
+    responses: {
+      200: {
+        description: "Taken: applied, a duplicate, about no payment of ours, or a type we do not act on.",
+        schema: StripeWebhookReceipt,
+      },
+      400: {
+        description:
+          "Bad or missing Stripe-Signature, a timestamp over 300 s old, or not Stripe's event shape.",
+        problems: ["bad-request"],
+      },
+      404: {
+        description: "This stage's PSP speaks the generic dialect: its events go to /webhooks/psp.",
+        problems: ["not-found"],
       },
       413: { description: "Body over 64 KiB.", problems: ["too-large"] },
       503: {

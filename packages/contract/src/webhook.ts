@@ -57,3 +57,51 @@ export const WebhookReceipt = z
     anomaly: z.boolean().optional(),
   })
   .meta({ id: "WebhookReceipt" });
+
+const STRIPE_TYPES = [
+  "payment_intent.succeeded",
+  "payment_intent.payment_failed",
+  "charge.refunded",
+] as const;
+
+/**
+ * A Stripe event as Stripe posts it to `POST /webhooks/stripe` (documentation only: the SDK checks the signature and
+ * parses it; the handler maps the three types below onto the PSP event and answers any other type 200, ignored).
+ */
+export const StripeEvent = z
+  .object({
+    id: z.string().meta({ example: "evt_1" }),
+    object: z.literal("event"),
+    type: z.string().meta({
+      description: `Acted on: ${STRIPE_TYPES.join(", ")}. Any other type is answered 200 and ignored.`,
+      example: "payment_intent.succeeded",
+    }),
+    data: z.object({
+      object: z
+        .looseObject({
+          id: z.string(),
+          metadata: z.looseObject({ payment_id: z.string().optional() }).optional(),
+        })
+        .meta({
+          description:
+            "The PaymentIntent (payment_intent.*) or the Charge (charge.refunded, with `payment_intent`); `metadata.payment_id` is our reference.",
+        }),
+    }),
+    request: z
+      .object({ id: z.string().nullable(), idempotency_key: z.string().nullable() })
+      .nullable()
+      .optional(),
+  })
+  .meta({ id: "StripeEvent" });
+
+/** 200 from `/webhooks/stripe`: applied as a PSP event, or a type we do not act on (`ignored` says why). */
+export const StripeWebhookReceipt = z
+  .object({
+    received: z.literal(true),
+    applied: z.boolean().optional(),
+    duplicate: z.boolean().optional(),
+    unknownPayment: z.boolean().optional(),
+    anomaly: z.boolean().optional(),
+    ignored: z.string().optional(),
+  })
+  .meta({ id: "StripeWebhookReceipt" });

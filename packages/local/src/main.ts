@@ -47,7 +47,7 @@ console.log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s
   API (standby)  ${stack.standbyUrl ?? "off (LOCAL_STANDBY=off)"}            (passive until a failover: npm run failover -- --local --to standby)
   API reference  ${stack.apiUrl}/_local/docs   (raw: /_local/openapi.yaml, /_local/openapi.json)
   On-call console ${stack.apiUrl}/_local/console   (both Regions, refreshes itself; JSON: /_local/console/state)
-  fake PSP       ${stack.psp.url}
+  fake PSP       ${stack.psp.url}   (dialect ${stack.pspDialect}: PSP=${stack.pspDialect === "stripe" ? "stripe, through Stripe's SDK" : "generic; PSP=stripe for Stripe's"}; webhooks to ${stack.webhookPath})
   DynamoDB Local ${endpoints.dynamodb}   (Regions ${regions.primary.region}, ${regions.standby.region})
   SQS/SNS        ${endpoints.sqs}   (fauxqs)
   SES v2         ${endpoints.ses}   (aws-ses-v2-local)

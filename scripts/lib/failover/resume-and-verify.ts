@@ -1,11 +1,12 @@
-import { pspCharges } from "@eo/core";
+import { pspCharges, stripePspCharges } from "@eo/core";
+import type { PspAccess } from "../target/psp-access";
 import type { Progress } from "./progress";
 import type { RegionSide } from "./region-side";
 
 /** How the new Region is resumed and checked. */
 export interface ResumeSettings {
   rounds: number;
-  psp?: { url: string; apiKey: string };
+  psp?: PspAccess;
   verifyHours: number;
 }
 
@@ -59,7 +60,8 @@ export async function verify(
   }
   const missing: string[] = [];
   await p.step(`verify charges of the last ${s.verifyHours} h have a row in ${target.role}`, async () => {
-    const all = await pspCharges(psp.url, psp.apiKey, Math.floor(Date.now() / 1000 - s.verifyHours * 3600));
+    const list = psp.psp === "stripe" ? stripePspCharges : pspCharges;
+    const all = await list(psp.url, psp.apiKey, Math.floor(Date.now() / 1000 - s.verifyHours * 3600));
     const charges = all.filter((c) => c.status === "succeeded");
     for (const c of charges)
       if (!(await target.hasPayment(c.reference))) missing.push(`${c.id} (${c.reference})`);

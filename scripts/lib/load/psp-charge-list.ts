@@ -1,3 +1,5 @@
+import { type PspDialect, stripePspCharges } from "@eo/core";
+
 /** One charge as a Stripe-shaped `GET /v1/charges` lists it (the fields the remote check reads). */
 export interface ListedCharge {
   id: string;
@@ -28,9 +30,11 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
  * (`created[gte]`, `limit=100`, `starting_after`) as Stripe pages a list; a 429 waits its `Retry-After` and asks again.
  */
 export async function listChargesSince(
-  psp: { url: string; apiKey: string },
+  psp: { url: string; apiKey: string; psp?: PspDialect },
   sinceUnixS: number,
 ): Promise<ListedCharge[]> {
+  // A Stripe stage: its PaymentIntents, every page, through the SDK (which waits out a 429 itself).
+  if (psp.psp === "stripe") return stripePspCharges(psp.url, psp.apiKey, sinceUnixS);
   const all: ListedCharge[] = [];
   let after = "";
   for (let page = 0; page < MAX_PAGES; page++) {

@@ -26,6 +26,8 @@ interface LocalRegionResources {
 interface LocalResources {
   endpoints: { dynamodb: string; sqs: string };
   regions: Record<RegionRole, LocalRegionResources>;
+  /** The fake PSP's dialect (absent from a stack older than issue 30: the generic one). */
+  psp?: { dialect?: string };
 }
 
 /**
@@ -66,7 +68,8 @@ export async function localTarget(env: NodeJS.ProcessEnv = process.env): Promise
     claimMode: env.CLAIM_MODE === "mrsc" ? "mrsc" : "home",
     regions: { primary: region("primary"), standby: region("standby") },
     authority: { table: CONTROL_TABLE, mode: "single-region", regions: [authorityRegion(env)] },
-    tunables: {},
+    // As a stage's outputs carry its PSP, so the scripts speak the stack's dialect (pspFor, the resolver's env).
+    tunables: res.psp?.dialect ? { PSP: res.psp.dialect } : {},
     local: { ...res.endpoints, pspUrl: `http://127.0.0.1:${p.psp}` },
   };
 }

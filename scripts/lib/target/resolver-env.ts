@@ -1,4 +1,5 @@
 import type { RegionRole } from "@eo/core";
+import type { PspAccess } from "./psp-access";
 import type { Target } from "./target";
 
 /**
@@ -6,11 +7,7 @@ import type { Target } from "./target";
  * run by hand reads the same tables, the same authority, the same claim mode and the same tunables (its PSP budget
  * shares the function's buckets, so it must count with the same rates). Locally also the emulators' endpoints.
  */
-export function resolverEnvironment(
-  t: Target,
-  role: RegionRole,
-  psp: { url: string; apiKey: string },
-): Record<string, string> {
+export function resolverEnvironment(t: Target, role: RegionRole, psp: PspAccess): Record<string, string> {
   const r = t.regions[role];
   // The authority is read where it lives: in the Region's own replica (MRSC), or in its one Region.
   const controlRegion = t.authority.mode === "single-region" ? t.authority.regions[0] : undefined;
@@ -25,8 +22,10 @@ export function resolverEnvironment(
     LEDGER_TABLE: r.ledger,
     CONSUMER_TABLE: r.consumer,
     EVENTS_QUEUE_URL: r.eventsQueue,
+    PSP: psp.psp,
     PSP_URL: psp.url,
-    PSP_API_KEY: psp.apiKey,
+    // The key under the name the dialect's config reads (packages/core psp-secrets.ts).
+    [psp.psp === "stripe" ? "STRIPE_SECRET_KEY" : "PSP_API_KEY"]: psp.apiKey,
     ...(t.local ? localOnly(t, role) : {}),
   };
 }

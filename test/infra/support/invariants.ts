@@ -28,7 +28,9 @@ export interface Expected {
   production: boolean;
   jwt: { issuer: string; audience: string };
   emailSender: string;
-  /** The values the scenario set for the PSP secrets (to find them wherever they leak). */
+  /** The stage's PSP dialect (PSP): which secrets exist, which webhook route is linked to its signing secret. */
+  psp: "generic" | "stripe";
+  /** The values the scenario set for the dialect's PSP secrets (to find them wherever they leak). */
   pspSecrets: { apiKey: string; webhookSecret: string };
   /** Who the scenario said the on-call topics page (ONCALL_EMAIL, ONCALL_HTTPS_URL). */
   onCall: { email?: string; httpsUrl?: string };
@@ -50,7 +52,7 @@ export const CONTRACT = {
     journalSkPrefix: "JOURNAL#",
     refundJournalSk: "JOURNAL#3",
   },
-  unauthenticatedRoutes: ["POST /webhooks/psp"],
+  unauthenticatedRoutes: ["POST /webhooks/psp", "POST /webhooks/stripe"],
   schedules: { Resolver: "rate(1 minute)", Sweeps: "rate(5 minutes)" },
   environment: [
     "CONTROL_TABLE",
@@ -65,7 +67,7 @@ export const CONTRACT = {
     "PSP_RATE_PER_S",
     "PSP_ENDPOINT_RATE_PER_S",
     "RESOLVER_RATE_PER_S",
-    "PSP_URL",
+    "PSP",
     "PUSH_APNS_APP_ARN",
     "PUSH_FCM_APP_ARN",
     "EMAIL_FROM",
@@ -281,6 +283,12 @@ export const handlersDeployed: Invariant = {
         if ("REGION_ACTIVE" in env) out.push(`${role}: ${h.id} has REGION_ACTIVE, a deploy-time switch`);
         if (env.CLAIM_MODE !== v.expected.claimMode)
           out.push(`${role}: ${h.id} has CLAIM_MODE=${env.CLAIM_MODE}`);
+        if (env.PSP !== v.expected.psp)
+          out.push(`${role}: ${h.id} has PSP=${env.PSP}, expected ${v.expected.psp}`);
+        // A generic stage names its PSP (the PspUrl secret); a Stripe stage talks to Stripe's API, the handlers' default.
+        if (v.expected.psp === "generic" && !env.PSP_URL) out.push(`${role}: ${h.id} has no PSP_URL`);
+        if (v.expected.psp === "stripe" && "PSP_URL" in env)
+          out.push(`${role}: ${h.id} has PSP_URL on a Stripe stage (its URL is Stripe's API)`);
         for (const [k, want] of Object.entries(CONTRACT.tunables)) {
           if (env[k] !== want) out.push(`${role}: ${h.id} has ${k}=${env[k]}, expected ${want}`);
         }

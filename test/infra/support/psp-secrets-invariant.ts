@@ -7,9 +7,16 @@ import type { CapturedResource } from "./capture";
 import type { Invariant, View } from "./invariants";
 
 type Secret = "apiKey" | "webhookSecret";
+/** What a manifest entry may declare: the API key, or one webhook route's signing secret. */
+type Reads = Secret | "stripeWebhookSecret";
+type Dialect = "generic" | "stripe";
 
-/** Contract: the secret each handler may read (those that call the PSP, and the webhook that checks its signature). */
-export const PSP_SECRET_READERS: Readonly<Record<string, Secret>> = {
+/**
+ * Contract: the secret each handler may read (those that call the PSP, and each webhook route that checks a
+ * signature). The API key is the stage dialect's; a webhook route reads its signing secret only on a stage of its
+ * dialect (the other dialect's secret is not even declared there).
+ */
+export const PSP_SECRET_READERS: Readonly<Record<string, Reads>> = {
   CreatePayment: "apiKey",
   // Resolving a key the server never saw asks the PSP by our reference (resolveKey) before it voids the key.
   ResolvePayment: "apiKey",
@@ -18,6 +25,7 @@ export const PSP_SECRET_READERS: Readonly<Record<string, Secret>> = {
   // Lists the PSP's charges (read-only, but the list API wants the same key).
   Reconcile: "apiKey",
   PspWebhook: "webhookSecret",
+  StripeWebhook: "stripeWebhookSecret",
 };
 /** Handlers that must never read either secret, named so that a violation says so plainly. */
 export const NEVER_PSP_SECRETS = [
@@ -30,15 +38,30 @@ export const NEVER_PSP_SECRETS = [
   "Sweeps",
 ] as const;
 
-const SECRETS: Record<Secret, { link: string; env: string }> = {
-  apiKey: { link: "PspApiKey", env: "PSP_API_KEY" },
-  webhookSecret: { link: "PspWebhookSecret", env: "PSP_WEBHOOK_SECRET" },
+const SECRETS: Record<Dialect, Record<Secret, { link: string; env: string }>> = {
+  generic: {
+    apiKey: { link: "PspApiKey", env: "PSP_API_KEY" },
+    webhookSecret: { link: "PspWebhookSecret", env: "PSP_WEBHOOK_SECRET" },
+  },
+  stripe: {
+    apiKey: { link: "StripeSecretKey", env: "STRIPE_SECRET_KEY" },
+    webhookSecret: { link: "StripeWebhookSecret", env: "STRIPE_WEBHOOK_SECRET" },
+  },
 };
+
+/** The stage secret a handler reads on a stage of `dialect`, if any. */
+function readsOn(id: string, dialect: Dialect): Secret | undefined {
+  const reads = PSP_SECRET_READERS[id];
+  if (reads === "apiKey") return "apiKey";
+  if (reads === "webhookSecret") return dialect === "generic" ? "webhookSecret" : undefined;
+  if (reads === "stripeWebhookSecret") return dialect === "stripe" ? "webhookSecret" : undefined;
+  return undefined;
+}
 const ROLES = ["primary", "standby"] as const;
 
 /** How a function can read a secret: by the variable or link of its name, or by its value anywhere in env or links. */
 function waysToRead(v: View, f: CapturedResource, secret: Secret): string[] {
-  const { link, env: name } = SECRETS[secret];
+  const { link, env: name } = SECRETS[v.expected.psp][secret];
   const value = v.expected.pspSecrets[secret];
   const env = v.env(f);
   const links = v.linksOf(f) ?? {};
@@ -52,7 +75,10 @@ function waysToRead(v: View, f: CapturedResource, secret: Secret): string[] {
   return ways;
 }
 
-/** The PSP API key and webhook secret reach only the handlers that use them, and only through their SST link. */
+/**
+ * The stage dialect's PSP API key and webhook secret reach only the handlers that use them, and only through their
+ * SST link; on a Stripe stage the webhook secret is StripeWebhookSecret, read by StripeWebhook alone.
+ */
 export const pspSecrets: Invariant = {
   name: "the PSP secrets only where the PSP is called or its signature checked",
   check(v) {
@@ -69,7 +95,7 @@ export const pspSecrets: Invariant = {
         if (!v.linksOf(f)) out.push(`${role}: ${h.id} was not built, so its links are unknown`);
         for (const secret of ["apiKey", "webhookSecret"] as const) {
           const ways = waysToRead(v, f, secret);
-          const allowed = PSP_SECRET_READERS[h.id] === secret;
+          const allowed = readsOn(h.id, v.expected.psp) === secret;
           const never = (NEVER_PSP_SECRETS as readonly string[]).includes(h.id);
           if (ways.length > 0 && never)
             out.push(`${role}: ${h.id} must never read the PSP ${secret}, but can (${ways.join(", ")})`);
@@ -78,8 +104,9 @@ export const pspSecrets: Invariant = {
           const plain = ways.filter((w) => w.startsWith("env "));
           if (allowed && plain.length > 0)
             out.push(`${role}: ${h.id} has the PSP ${secret} in its plain environment (${plain.join(", ")})`);
-          if (allowed && !ways.includes(`link ${SECRETS[secret].link}`))
-            out.push(`${role}: ${h.id} needs the PSP ${secret} but is not linked to ${SECRETS[secret].link}`);
+          const { link } = SECRETS[v.expected.psp][secret];
+          if (allowed && !ways.includes(`link ${link}`))
+            out.push(`${role}: ${h.id} needs the PSP ${secret} but is not linked to ${link}`);
         }
       }
     }

@@ -46,8 +46,9 @@ function functionProblems(v: View, role: (typeof ROLES)[number]): string[] {
   const env = v.env(f);
   if (!v.tableIn(role, "LEDGER_TABLE").arn || !env.LEDGER_TABLE)
     out.push(`${role}: the reconcile has no ledger table of its Region`);
-  if (!env.PSP_URL) out.push(`${role}: the reconcile has no PSP_URL`);
-  if (!("PspApiKey" in (v.linksOf(f) ?? {}))) out.push(`${role}: the reconcile is not linked to PspApiKey`);
+  const key = v.expected.psp === "stripe" ? "StripeSecretKey" : "PspApiKey";
+  if (v.expected.psp === "generic" && !env.PSP_URL) out.push(`${role}: the reconcile has no PSP_URL`);
+  if (!(key in (v.linksOf(f) ?? {}))) out.push(`${role}: the reconcile is not linked to ${key}`);
   const schedules = v
     .ofType("aws:scheduler/schedule:Schedule")
     .filter((s) => obj(s.inputs.target).arn === f.state.arn);

@@ -22,6 +22,16 @@ const PSP_SECRETS = {
   webhookSecret: FAKE_SECRETS.SST_SECRET_PspWebhookSecret as string,
 };
 
+/**
+ * A Stripe stage's secrets: Stripe's two and the push ones, and none of the generic PSP's (PspUrl, PspApiKey,
+ * PspWebhookSecret unset), so the run shows that a Stripe stage needs only `PSP=stripe` and its two secrets.
+ */
+export const STRIPE_STAGE_SECRETS: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(FAKE_SECRETS).filter(([k]) => !k.startsWith("SST_SECRET_Psp"))),
+  SST_SECRET_StripeSecretKey: "sk_test_offline_stripe",
+  SST_SECRET_StripeWebhookSecret: "whsec_offline_stripe",
+};
+
 /** The runs of the app the mocks test makes, each with what it must satisfy. */
 export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
   {
@@ -44,6 +54,7 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
       production: false,
       jwt: JWT,
       emailSender: SENDER,
+      psp: "generic",
       pspSecrets: PSP_SECRETS,
       onCall: { email: "oncall@example.net" },
     },
@@ -74,6 +85,7 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
       production: true,
       jwt: { issuer: "https://login.example.org/tenant", audience: "payments-prod" },
       emailSender: "pay.example.org",
+      psp: "generic",
       pspSecrets: PSP_SECRETS,
       onCall: { email: "oncall@example.org", httpsUrl: PAGER },
     },
@@ -102,6 +114,7 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
       production: false,
       jwt: JWT,
       emailSender: SENDER,
+      psp: "generic",
       pspSecrets: PSP_SECRETS,
       // No subscriber: a stage that is not production may leave its on-call topics unsubscribed.
       onCall: {},
@@ -128,8 +141,34 @@ export const SCENARIOS: { scenario: Scenario; expected: Expected }[] = [
       production: true,
       jwt: JWT,
       emailSender: SENDER,
+      psp: "generic",
       pspSecrets: PSP_SECRETS,
       onCall: { httpsUrl: PAGER },
+    },
+  },
+  {
+    // A stage on Stripe (test mode): PSP=stripe and Stripe's two secrets, nothing else of the PSP.
+    scenario: {
+      name: "stripe-dev",
+      stage: "stripe",
+      env: {
+        ...STRIPE_STAGE_SECRETS,
+        PSP: "stripe",
+        JWT_ISSUER: JWT.issuer,
+        EMAIL_SENDER: SENDER,
+      },
+    },
+    expected: {
+      regions: { primary: "us-east-1", standby: "us-west-2", witness: "us-east-2" },
+      claimMode: "home",
+      controlMode: "mrsc",
+      activeRegion: "primary",
+      production: false,
+      jwt: JWT,
+      emailSender: SENDER,
+      psp: "stripe",
+      pspSecrets: { apiKey: "sk_test_offline_stripe", webhookSecret: "whsec_offline_stripe" },
+      onCall: {},
     },
   },
 ];

@@ -1,3 +1,4 @@
+import { type PspDialect, pspDialectOf, STRIPE_API_URL } from "./psp-dialect";
 import { pspSecret } from "./psp-secrets";
 import {
   type ClaimMode,
@@ -9,6 +10,7 @@ import {
 } from "./switches";
 
 export * from "./invocation-links";
+export * from "./psp-dialect";
 export * from "./psp-secrets";
 export * from "./switches";
 
@@ -32,11 +34,19 @@ export interface AppConfig extends Tunables {
   consumerTable: string;
   eventsQueueUrl: string;
   claimMode: ClaimMode;
+  /** The dialect the stage's PSP speaks (env PSP, `generic` by default): which adapter calls it, which webhooks come. */
+  psp: PspDialect;
+  /** The PSP's API (required for `generic`; for `stripe` it defaults to Stripe's own, the local fake sets it). */
   pspUrl: string;
-  /** Read on use (the SST link in AWS, PSP_API_KEY locally): a function without the link throws only if it calls the PSP. */
+  /**
+   * Read on use (the SST link in AWS, PSP_API_KEY or, on a Stripe stage, STRIPE_SECRET_KEY locally): a function
+   * without the link throws only if it calls the PSP.
+   */
   readonly pspApiKey: string;
-  /** Read on use (the SST link in AWS, PSP_WEBHOOK_SECRET locally), like the API key. */
+  /** Read on use (the SST link in AWS, PSP_WEBHOOK_SECRET locally), like the API key: `Psp-Signature` webhooks. */
   readonly pspWebhookSecret: string;
+  /** Read on use (the SST link StripeWebhookSecret, STRIPE_WEBHOOK_SECRET locally): `Stripe-Signature` webhooks. */
+  readonly stripeWebhookSecret: string;
 }
 
 /** The numbers a deployment may tune; each has a shipped default. */
@@ -89,6 +99,7 @@ export const REQUIRED_ENV = [...RESOURCE_ENV, ...SWITCH_ENV] as const;
  * missing or odd value throws a ConfigError naming the variable); only the tunables fall back to the shipped values.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const psp = pspDialectOf(env);
   return {
     region: readRequired(env, "AWS_REGION"),
     regionRole: regionRoleOf(env),
@@ -101,12 +112,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     consumerTable: readRequired(env, "CONSUMER_TABLE"),
     eventsQueueUrl: readRequired(env, "EVENTS_QUEUE_URL"),
     claimMode: claimModeOf(env),
-    pspUrl: readRequired(env, "PSP_URL"),
+    psp,
+    pspUrl: psp === "stripe" && !env.PSP_URL?.trim() ? STRIPE_API_URL : readRequired(env, "PSP_URL"),
     get pspApiKey() {
-      return pspSecret("apiKey", env);
+      return pspSecret(psp === "stripe" ? "stripeSecretKey" : "apiKey", env);
     },
     get pspWebhookSecret() {
       return pspSecret("webhookSecret", env);
+    },
+    get stripeWebhookSecret() {
+      return pspSecret("stripeWebhookSecret", env);
     },
     ...loadTunables(env),
   };

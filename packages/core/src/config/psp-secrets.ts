@@ -1,14 +1,31 @@
 import { Resource } from "sst/resource";
 import { invocationLinks, type LinkedResources } from "./invocation-links";
+import type { PspDialect } from "./psp-dialect";
 import { ConfigError } from "./switches";
 
-/** The PSP's secrets: the SST secret's name (linked in AWS) and the variable the local runtime sets. */
+/**
+ * The PSP's secrets: the SST secret's name (linked in AWS) and the variable the local runtime sets. The generic
+ * dialect's pair, and Stripe's (a stage with PSP=stripe declares only Stripe's, a generic stage only its own).
+ */
 export const PSP_SECRETS = {
   apiKey: { link: "PspApiKey", env: "PSP_API_KEY" },
   webhookSecret: { link: "PspWebhookSecret", env: "PSP_WEBHOOK_SECRET" },
+  stripeSecretKey: { link: "StripeSecretKey", env: "STRIPE_SECRET_KEY" },
+  stripeWebhookSecret: { link: "StripeWebhookSecret", env: "STRIPE_WEBHOOK_SECRET" },
 } as const;
 
 export type PspSecretName = keyof typeof PSP_SECRETS;
+
+/**
+ * What a handler's manifest entry declares it reads (stacks/handlers.ts `access.pspSecret`): the API key of the
+ * stage's PSP, whichever dialect, or the signing secret of one webhook route.
+ */
+export type PspSecretRole = "apiKey" | "webhookSecret" | "stripeWebhookSecret";
+
+/** The secret a role reads in a dialect: the API key is Stripe's secret key on a Stripe stage, else the PSP's own. */
+export function secretOfRole(role: PspSecretRole, dialect: PspDialect): PspSecretName {
+  return role === "apiKey" && dialect === "stripe" ? "stripeSecretKey" : role;
+}
 
 const ONLY_READERS = "only the handlers that call the PSP or check its signature may read it";
 
@@ -30,7 +47,7 @@ export function pspSecret(
     if (value !== undefined) return value;
     throw new ConfigError(
       `the PSP secret ${link} is not linked to this function (its entry in stacks/handlers.ts declares no ` +
-        `pspSecret "${name}"); ${ONLY_READERS}`,
+        `pspSecret "${name === "stripeSecretKey" ? "apiKey" : name}"); ${ONLY_READERS}`,
     );
   }
   const fromLink = linkedValue(linked ?? (Resource as unknown as LinkedResources), link);

@@ -3,7 +3,7 @@ import { ClaimStore } from "../claim/claim-store";
 import { clock } from "../clock/clock";
 import { type AppConfig, loadConfig } from "../config/config";
 import { DynamoLedger } from "../ledger/dynamo-ledger";
-import { HttpPsp } from "../psp/http-psp";
+import { pspPortOf } from "../psp/psp-of-dialect";
 import { DynamoPspBudget } from "../psp-budget/dynamo-psp-budget";
 import { DynamoSlotBookings } from "../psp-budget/dynamo-slot-bookings";
 import { fencedLedger } from "../region/fenced-ledger";
@@ -12,7 +12,7 @@ import type { PaymentDeps } from "./payment-deps";
 
 let deps: PaymentDeps | undefined;
 
-/** The payment operations' ports on DynamoDB and the HTTP PSP, built once per process from the environment. */
+/** The payment operations' ports on DynamoDB and the stage's PSP (Stripe or generic), built once per process from the environment. */
 export function paymentDeps(config: AppConfig = loadConfig()): PaymentDeps {
   const claimDb = () => claimDocumentClient(config.claimRegion, config.claimMode === "mrsc");
   deps ??= {
@@ -26,7 +26,8 @@ export function paymentDeps(config: AppConfig = loadConfig()): PaymentDeps {
       takeoverMarginMs: config.takeoverMarginMs,
       clock,
     }),
-    psp: new HttpPsp(config.pspUrl, () => config.pspApiKey),
+    // The stage's dialect (PSP=stripe|generic) picks the adapter: Stripe's SDK, or the generic HTTP client.
+    psp: pspPortOf({ psp: config.psp, pspUrl: config.pspUrl, apiKey: () => config.pspApiKey }),
     // The budget's buckets live beside the claims: one table per Region that calls the PSP, or the shared one.
     pspBudget: new DynamoPspBudget(claimDb(), config.claimTable, budgetRatesOf(config), clock),
     slotBookings: new DynamoSlotBookings(claimDb(), config.claimTable, () => clock.now()),

@@ -106,7 +106,7 @@ async function failAndFailOver(stack: LocalStack, api: DrillApi, T: Timeline, pa
     "chaos",
     `R1 fails within the lag: ${inR2.replication?.pending ?? "?"} change(s) unshipped, its inbox item and credit among them (${paymentId} is UNKNOWN in R2)`,
   );
-  stack.psp.setWebhookUrl(`${stack.standbyUrl}/webhooks/psp`);
+  stack.psp.setWebhookUrl(`${stack.standbyUrl}${stack.webhookPath}`);
   T.mark("-", "on-call", "the PSP's webhook endpoint now points at R2 (the manual step, or DNS)");
   // The failover's own progress lines, without their clock (the timeline has one).
   const out = await drillFailover(stack, "standby", true, (l) =>

@@ -1,7 +1,8 @@
-import type { RegionRole } from "@eo/core";
+import type { PspDialect, RegionRole } from "@eo/core";
 import { LOCAL_FAILOVER_SETTINGS, localSides } from "../../../../scripts/lib/failover/local-sides";
 import { Progress } from "../../../../scripts/lib/failover/progress";
 import { runFailover } from "../../../../scripts/lib/failover/run-failover";
+import { localSecrets } from "../stack/handler-env";
 import type { LocalStack } from "../stack/start-stack";
 
 /** Runs the same failover as `npm run failover -- --local`, against this stack, and answers its outcome. */
@@ -25,6 +26,15 @@ export async function drillFailover(
     p,
     sides,
     { to, dryRun: false, force },
-    { ...LOCAL_FAILOVER_SETTINGS, psp: { url: stack.psp.url, apiKey: "sk_local" } },
+    {
+      ...LOCAL_FAILOVER_SETTINGS,
+      psp: { url: stack.psp.url, apiKey: localPspKey(stack.pspDialect), psp: stack.pspDialect },
+    },
   );
+}
+
+/** The key the local stack's handlers hold for its dialect (handler-env.ts localSecrets). */
+function localPspKey(dialect: PspDialect): string {
+  const secrets = localSecrets();
+  return secrets[dialect === "stripe" ? "StripeSecretKey" : "PspApiKey"] ?? "";
 }

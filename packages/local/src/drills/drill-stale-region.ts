@@ -112,7 +112,7 @@ async function loseR1(stack: LocalStack, api: DrillApi, T: Timeline, which: Stal
       "R1 is partitioned: it runs, but reaches neither the authority nor R2 (K's first send was lost)",
     );
   }
-  stack.psp.setWebhookUrl(`${stack.standbyUrl}/webhooks/psp`);
+  stack.psp.setWebhookUrl(`${stack.standbyUrl}${stack.webhookPath}`);
 }
 
 async function failOver(stack: LocalStack, T: Timeline) {

@@ -1,4 +1,11 @@
-import { type LinkedResources, PSP_SECRETS, type RegionRole } from "@eo/core";
+import {
+  type LinkedResources,
+  PSP_SECRETS,
+  type PspDialect,
+  pspDialectOf,
+  type RegionRole,
+  secretOfRole,
+} from "@eo/core";
 import type { HandlerSpec } from "../../../../stacks/handlers";
 import { authorityRegion, CONTROL_TABLE } from "../region/control-table";
 import { LOCAL_CREDENTIALS } from "./regions";
@@ -46,6 +53,8 @@ export function regionHandlerEnv(
       ? { CLAIM_TABLE_REGION: emu.regions.primary.region }
       : {}),
     PSP_URL: pspUrl,
+    // The dialect the stack's fake PSP speaks (startLocalStack sets it, from PSP): which adapter the handlers build.
+    PSP: pspDialectOf(process.env),
     POWERTOOLS_SERVICE_NAME: "effectively-once",
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? process.env.LOG_LEVEL ?? "WARN",
     POWERTOOLS_METRICS_NAMESPACE: "EffectivelyOnce",
@@ -57,23 +66,33 @@ export function regionHandlerEnv(
 /** The local values of the app's linkable secrets by SST name: what `sst secret set` holds for a deployed stage. */
 export type LocalSecrets = Record<string, string>;
 
-/** The local stack's secret values: PSP_API_KEY and PSP_WEBHOOK_SECRET from the environment, else the local defaults. */
+/**
+ * The local stack's secret values: PSP_API_KEY, PSP_WEBHOOK_SECRET, STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET
+ * from the environment, else the local defaults. Both dialects' are there, whichever the stack speaks, so that each
+ * webhook route can be exercised locally (a deployed stage declares its own dialect's only).
+ */
 export function localSecrets(env: NodeJS.ProcessEnv = process.env): LocalSecrets {
   return {
     [PSP_SECRETS.apiKey.link]: env.PSP_API_KEY ?? "sk_local",
     [PSP_SECRETS.webhookSecret.link]: env.PSP_WEBHOOK_SECRET ?? "whsec_local",
+    [PSP_SECRETS.stripeSecretKey.link]: env.STRIPE_SECRET_KEY ?? "sk_test_local",
+    [PSP_SECRETS.stripeWebhookSecret.link]: env.STRIPE_WEBHOOK_SECRET ?? "whsec_local_stripe",
   };
 }
 
 /**
  * The links one handler's invocations carry, from its entry in stacks/handlers.ts as stacks/functions.ts links it in
- * AWS: the PSP secret it declares (`access.pspSecret`), and no other. A handler that calls the PSP without declaring
- * the key fails here as it would in AWS.
+ * AWS: the PSP secret it declares (`access.pspSecret`; the API key of the stack's dialect), and no other. A handler
+ * that calls the PSP without declaring the key fails here as it would in AWS.
  */
-export function handlerLinks(spec: Pick<HandlerSpec, "access">, secrets: LocalSecrets): LinkedResources {
+export function handlerLinks(
+  spec: Pick<HandlerSpec, "access">,
+  secrets: LocalSecrets,
+  dialect: PspDialect = pspDialectOf(process.env),
+): LinkedResources {
   const declared = spec.access.pspSecret;
   if (!declared) return {};
-  const { link } = PSP_SECRETS[declared];
+  const { link } = PSP_SECRETS[secretOfRole(declared, dialect)];
   const value = secrets[link];
   if (value === undefined) throw new Error(`no local value for the secret ${link}`);
   return { [link]: { value } };
@@ -87,5 +106,7 @@ export function operatorSecretsEnv(secrets: LocalSecrets): Record<string, string
   return {
     [PSP_SECRETS.apiKey.env]: secrets[PSP_SECRETS.apiKey.link] ?? "",
     [PSP_SECRETS.webhookSecret.env]: secrets[PSP_SECRETS.webhookSecret.link] ?? "",
+    [PSP_SECRETS.stripeSecretKey.env]: secrets[PSP_SECRETS.stripeSecretKey.link] ?? "",
+    [PSP_SECRETS.stripeWebhookSecret.env]: secrets[PSP_SECRETS.stripeWebhookSecret.link] ?? "",
   };
 }

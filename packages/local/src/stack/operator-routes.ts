@@ -1,4 +1,4 @@
-import type { RegionRole } from "@eo/core";
+import type { PspDialect, RegionRole } from "@eo/core";
 import type { FakePsp } from "@eo/psp";
 import type { RegionRuntime } from "../region/start-region";
 import { type LocalAnswer, problem } from "../runtime/http-front";
@@ -11,7 +11,11 @@ type Route = { method: string; pattern: RegExp; answer: (m: RegExpExecArray) => 
  * `GET /_local/resources`: where the emulators are, each Region's API and its tables and queues, so that a checker
  * that knows nothing of the project's code can read the raw tables and the queues' depths (the fault checker does).
  */
-export function resourcesRoute(emulators: Emulators, running: RegionRuntime[]): Route {
+export function resourcesRoute(
+  emulators: Emulators,
+  running: RegionRuntime[],
+  psp: { dialect: PspDialect; webhookPath: string },
+): Route {
   const region = (role: RegionRole) => {
     const r = emulators.regions[role];
     return {
@@ -29,6 +33,8 @@ export function resourcesRoute(emulators: Emulators, running: RegionRuntime[]): 
       body: {
         endpoints: emulators.endpoints,
         credentials: LOCAL_CREDENTIALS,
+        // Which dialect the fake PSP speaks: an operator script calls it, and lists it, in the same one.
+        psp,
         regions: { primary: region("primary"), standby: region("standby") },
       },
     }),
@@ -36,10 +42,11 @@ export function resourcesRoute(emulators: Emulators, running: RegionRuntime[]): 
 }
 
 /**
- * `POST /_local/psp/webhooks-to/{region}`: the PSP's webhook endpoint now names that Region's API. In AWS this is
+ * `POST /_local/psp/webhooks-to/{region}`: the PSP's webhook endpoint now names that Region's API (the route of the
+ * dialect the fake speaks, `webhookPath`). In AWS this is
  * the manual step of a failover (the PSP's dashboard, or a DNS name); a fault schedule's failover takes it too.
  */
-export function webhookTargetRoute(psp: FakePsp, running: RegionRuntime[]): Route {
+export function webhookTargetRoute(psp: FakePsp, running: RegionRuntime[], webhookPath: string): Route {
   return {
     method: "POST",
     pattern: /^\/_local\/psp\/webhooks-to\/([^/]+)$/,
@@ -54,7 +61,7 @@ export function webhookTargetRoute(psp: FakePsp, running: RegionRuntime[]): Rout
             `no running Region ${m[1]}; running: ${running.map((r) => r.role).join(", ")}`,
           ),
         };
-      const url = `${target.apiUrl}/webhooks/psp`;
+      const url = `${target.apiUrl}${webhookPath}`;
       psp.setWebhookUrl(url);
       return { status: 200, body: { region: target.role, webhook_url: url } };
     },

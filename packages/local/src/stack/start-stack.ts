@@ -1,4 +1,4 @@
-import { clearFaults, DEFAULT_BALANCE_SHARDS, resetClock } from "@eo/core";
+import { clearFaults, DEFAULT_BALANCE_SHARDS, type PspDialect, pspDialectOf, resetClock } from "@eo/core";
 import { type FakePsp, type FakePspOptions, startFakePsp } from "@eo/psp";
 import { consoleRoutes } from "../console/console-routes";
 import { isAlive } from "../emulators/managed-process";
@@ -34,6 +34,11 @@ export interface StackOptions {
   webhookRetryBaseMs?: number;
   /** How long after a charge the PSP's webhook first goes out (default 2 s, env PSP_WEBHOOK_DELAY_MS). */
   webhookDelayMs?: number;
+  /**
+   * The dialect the fake PSP speaks and the handlers' adapter with it (default env PSP, else "generic"): with
+   * "stripe" the handlers call it through Stripe's SDK and its webhooks go to `/webhooks/stripe`.
+   */
+  pspDialect?: PspDialect;
   /** Overrides for the fake PSP, e.g. higher rate limits for a benchmark. */
   psp?: Pick<FakePspOptions, "rateLimits">;
   /** Whether to start the relay, worker and push provider (on by default; a benchmark of the API turns it off). */
@@ -64,6 +69,9 @@ export interface LocalStack {
   standbyUrl?: string;
   emulators: Emulators;
   psp: FakePsp;
+  /** The dialect the fake PSP speaks, and the API path its webhooks go to (`/webhooks/psp` or `/webhooks/stripe`). */
+  pspDialect: PspDialect;
+  webhookPath: string;
   /** The primary Region's scheduled jobs. */
   jobs: JobRunner;
   regions: { primary: RegionRuntime; standby?: RegionRuntime };
@@ -93,6 +101,9 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
   try {
     // The emulators' tables and both Regions' environments read it (one stack per process).
     if (opts.claimMode) process.env.CLAIM_MODE = opts.claimMode;
+    // Both Regions' handlers read it (their adapter, their links), as CLAIM_MODE; a bad PSP value stops here.
+    const pspDialect = opts.pspDialect ?? pspDialectOf(process.env);
+    process.env.PSP = pspDialect;
     // Both API ports are held from here on: the webhook URL and the push provider need them before the Regions start.
     const apiListener = await listenHttp(opts.ports?.api ?? envPort("API_PORT") ?? 0);
     stops.push(() => closeHttp(apiListener));
@@ -103,7 +114,7 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const emulators = await startEmulators(opts.ports);
     stops.push(() => emulators.stop());
-    const psp = await startPsp(opts, apiUrl);
+    const psp = await startPsp(opts, apiUrl, pspDialect);
     stops.push(() => psp.stop());
     const flags = new RegionFlags();
     const push =
@@ -134,7 +145,17 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     if (replicator) stops.push(() => replicator.stop());
     const running: RegionRuntime[] = [];
     const expected = standbyLambdas ? 2 : 1;
-    const global = globalRoutes({ emulators, psp, flags, push, regions: running, expected, replicator });
+    const global = globalRoutes({
+      emulators,
+      psp,
+      flags,
+      push,
+      regions: running,
+      expected,
+      replicator,
+      pspDialect,
+      webhookPath: webhookPathOf(pspDialect),
+    });
     const common = regionCommon(opts, emulators, flags, global);
     const primary = await startRegion({
       ...common,
@@ -153,6 +174,8 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
       standbyUrl: standby?.apiUrl,
       emulators,
       psp,
+      pspDialect,
+      webhookPath: webhookPathOf(pspDialect),
       jobs: primary.jobs,
       regions: { primary, standby },
       flags,
@@ -165,11 +188,18 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
   }
 }
 
-async function startPsp(opts: StackOptions, apiUrl: string): Promise<FakePsp> {
-  return startFakePsp({
+/** The API path a dialect's webhooks go to. */
+export function webhookPathOf(dialect: PspDialect): string {
+  return dialect === "stripe" ? "/webhooks/stripe" : "/webhooks/psp";
+}
+
+async function startPsp(opts: StackOptions, apiUrl: string, dialect: PspDialect): Promise<FakePsp> {
+  const secrets = localSecrets();
+  const options: FakePspOptions = {
     port: opts.ports?.psp ?? envPort("PSP_PORT") ?? 0,
-    webhookUrl: `${apiUrl}/webhooks/psp`,
-    webhookSecret: process.env.PSP_WEBHOOK_SECRET ?? "whsec_local",
+    webhookUrl: `${apiUrl}${webhookPathOf(dialect)}`,
+    // The same values the handlers' links carry (localSecrets): each dialect signs with its own.
+    webhookSecret: secrets[dialect === "stripe" ? "StripeWebhookSecret" : "PspWebhookSecret"] ?? "",
     webhookRetry: {
       baseMs: opts.webhookRetryBaseMs ?? 500,
       maxMs: 30_000,
@@ -179,7 +209,10 @@ async function startPsp(opts: StackOptions, apiUrl: string): Promise<FakePsp> {
     },
     ...opts.psp,
     rateLimits: opts.psp?.rateLimits ?? pspRateLimitsFromEnv(),
-  });
+    // The webhooks' format: Stripe's events and Stripe-Signature, or the generic ones (both dialects are served).
+    dialect,
+  };
+  return startFakePsp(options);
 }
 
 function regionCommon(
@@ -224,6 +257,9 @@ interface GlobalSources {
   /** How many Regions the stack starts: health is not ok until each of them is. */
   expected: number;
   replicator: Replicator | undefined;
+  /** The dialect the fake PSP speaks, and where its webhooks go on a Region's API (that dialect's route). */
+  pspDialect: PspDialect;
+  webhookPath: string;
 }
 
 function globalRoutes({
@@ -234,6 +270,8 @@ function globalRoutes({
   regions,
   expected,
   replicator,
+  pspDialect,
+  webhookPath,
 }: GlobalSources): LocalRoutes {
   const health = async () => {
     const services: Record<string, boolean> = Object.fromEntries(
@@ -255,8 +293,8 @@ function globalRoutes({
     jobNames: () => [],
     extra: [
       ...(push?.routes ?? []),
-      resourcesRoute(emulators, regions),
-      webhookTargetRoute(psp, regions),
+      resourcesRoute(emulators, regions, { dialect: pspDialect, webhookPath }),
+      webhookTargetRoute(psp, regions, webhookPath),
       ...consoleRoutes({ emulators, flags, replicator, psp, regions }),
     ],
   });

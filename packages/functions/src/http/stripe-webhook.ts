@@ -1,0 +1,46 @@
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
+import { applyPspEvent, mapStripeEvent, paymentDeps, Refusal, webhookSecretOf } from "@eo/core";
+import Stripe from "stripe";
+import { bodyOf, httpHandler } from "../shared/http-handler";
+import { logger, metrics } from "../shared/observability";
+
+/** A Stripe event is a few kilobytes; a much larger body is not one (the same limit as /webhooks/psp). */
+const MAX_WEBHOOK_BYTES = 64 * 1024;
+
+/** POST /webhooks/stripe: a Stripe event, checked by the SDK, mapped onto the PSP event and applied at most once. */
+export const handler = httpHandler("stripe-webhook", async (event) => {
+  const deps = paymentDeps();
+  const raw = bodyOf(event) ?? "";
+  if (Buffer.byteLength(raw, "utf8") > MAX_WEBHOOK_BYTES)
+    throw new Refusal(
+      "too-large",
+      `the webhook body is over ${MAX_WEBHOOK_BYTES} bytes; a Stripe event is not`,
+    );
+  const header = event.headers["stripe-signature"];
+  if (!header) throw new Refusal("bad-request", "webhook signature rejected: no Stripe-Signature header");
+  const secret = webhookSecretOf(deps.config, "stripe");
+  let verified: unknown;
+  try {
+    // 300 s tolerance by our clock (the local stack's can be moved), as the generic route checks Psp-Signature.
+    verified = Stripe.webhooks.constructEvent(raw, header, secret, 300, undefined, deps.clock.now());
+  } catch (err) {
+    throw new Refusal(
+      "bad-request",
+      `webhook signature rejected: ${(err as Error).message.split(/\.\s/)[0]}`,
+    );
+  }
+  const mapped = mapStripeEvent(verified);
+  if (mapped.kind === "ignored") return { status: 200, body: { received: true, ignored: mapped.reason } };
+  const result = await applyPspEvent(deps, mapped.event);
+  if (result.anomaly) {
+    // Stripe charged a payment we answered as FAILED: money moved that the buyer was told did not.
+    logger.error("PSP charged a FAILED payment", {
+      event_id: mapped.event.id,
+      charge: mapped.event.data.charge.id,
+    });
+    metrics.addMetric("PaymentAnomalies", MetricUnit.Count, 1);
+    metrics.publishStoredMetrics();
+  }
+  logger.info("stripe event", { event_id: mapped.event.id, type: mapped.event.type, ...result });
+  return { status: 200, body: { received: true, ...result } };
+});
