@@ -5,6 +5,19 @@ import { defineConfig } from "vitest/config";
 // A file named `*.alone.test.ts` judges timing (a bounded sample of a load run): it runs after every other file,
 // by itself, since another stack sharing the two cores would decide its figures.
 const ALONE = "**/*.alone.test.ts";
+// The payment, resolver, refund, webhook and reconcile traces that run a second time with the stack's PSP speaking
+// Stripe's dialect (PSP=stripe: the handlers call it through the official SDK, its events go to /webhooks/stripe).
+// Chosen for what the dialect changes (the adapter's replies, lookups, refunds, events), about a minute on 2 cores.
+export const TWICE_ON_STRIPE = [
+  "test/payments/lost-reply.test.ts",
+  "test/payments/resolver-index.test.ts",
+  "test/payments/refund-and-webhook.test.ts",
+  "test/payments/refund-refused.test.ts",
+  "test/payments/early-psp-events.test.ts",
+  "test/payments/late-original.test.ts",
+  "test/payments/crash-points.test.ts",
+  "test/payments/reconcile-cron.test.ts",
+];
 export default defineConfig({
   test: {
     // Checks Java and the browser before any file starts: a missing one stops the run at once with what to install.
@@ -21,6 +34,16 @@ export default defineConfig({
           name: "shared",
           include: ["test/**/*.test.ts", "packages/*/test/**/*.test.ts"],
           exclude: [ALONE, "**/node_modules/**"],
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "stripe",
+          include: TWICE_ON_STRIPE,
+          env: { PSP: "stripe" },
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },

@@ -1,22 +1,17 @@
+import type { PspEvent } from "@eo/contract";
 import { afterEach, describe, expect, it } from "vitest";
-import { clock } from "../../packages/core/src/clock/clock";
-import { signWebhook } from "../../packages/core/src/psp/webhook-signature";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { tablesOf } from "../support/ledger-reads";
 import { useLocalStack } from "../support/local-stack";
+import { deliverPspEvent } from "../support/psp-webhook";
 import { snapshotTables } from "../support/tables";
 
 const stack = useLocalStack();
 const api = () => new ApiClient(stack().apiUrl);
 
 /** Posts a signed PSP event, as the PSP would deliver it (again, for a second call). */
-function deliver(id: string, type: string, charge: Record<string, string>) {
-  const body = JSON.stringify({ id, type, data: { charge } });
-  const headers = {
-    "psp-signature": signWebhook("whsec_local", body, Math.floor(clock.now() / 1000)),
-    "content-type": "application/json",
-  };
-  return api().send("POST", "/webhooks/psp", headers, body);
+function deliver(id: string, type: PspEvent["type"], charge: PspEvent["data"]["charge"]) {
+  return deliverPspEvent(stack(), { id, type, data: { charge } });
 }
 
 /** A tap whose PSP reply is lost, with the PSP's own webhooks off: the row stays UNKNOWN until the resolver runs. */
@@ -34,7 +29,7 @@ async function chargedButUnknown() {
 
 afterEach(() => {
   delete process.env.EO_TEST_UNSAFE_TAKE_EARLY_EVENTS;
-  stack().psp.setWebhookUrl(`${stack().apiUrl}/webhooks/psp`);
+  stack().psp.setWebhookUrl(`${stack().apiUrl}${stack().webhookPath}`);
 });
 
 describe("a PSP event ahead of its payment (Part 9: the row still replicating after a failover)", () => {

@@ -1,8 +1,9 @@
+import type { PspEvent } from "@eo/contract";
 import { describe, expect, it } from "vitest";
-import { signWebhook } from "../../packages/core/src/psp/webhook-signature";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { tablesOf } from "../support/ledger-reads";
 import { useLocalStack } from "../support/local-stack";
+import { deliverPspEvent } from "../support/psp-webhook";
 
 const stack = useLocalStack();
 const api = () => new ApiClient(stack().apiUrl);
@@ -13,7 +14,7 @@ const chargesFor = (paymentId: unknown) =>
 
 /** Taps once with the PSP's reply lost; webhooks off so that the resolver is what settles it. */
 async function tapWithLostReply(webhooks: boolean) {
-  stack().psp.setWebhookUrl(webhooks ? `${stack().apiUrl}/webhooks/psp` : undefined);
+  stack().psp.setWebhookUrl(webhooks ? `${stack().apiUrl}${stack().webhookPath}` : undefined);
   const token = await api().token("u1");
   const key = newKey();
   await api().local("POST", "/faults", { psp_lose_reply: 1 });
@@ -87,25 +88,16 @@ describe("the webhook and the resolver race", () => {
     const t = tablesOf(stack());
     await api().local("POST", "/run/resolver");
     const charge = chargesFor(paymentId)[0];
-    const event = JSON.stringify({
+    const event: PspEvent = {
       id: "evt_late_1",
       type: "charge.succeeded",
-      data: { charge: { id: charge?.id, idempotency_key: `${paymentId}:charge`, reference: paymentId } },
-    });
-    const sign = () => signWebhook("whsec_local", event, Math.floor(Date.now() / 1000) + 10);
+      data: {
+        charge: { id: String(charge?.id), idempotency_key: `${paymentId}:charge`, reference: paymentId },
+      },
+    };
     // act
-    const late = await api().send(
-      "POST",
-      "/webhooks/psp",
-      { "psp-signature": sign(), "content-type": "application/json" },
-      event,
-    );
-    const again = await api().send(
-      "POST",
-      "/webhooks/psp",
-      { "psp-signature": sign(), "content-type": "application/json" },
-      event,
-    );
+    const late = await deliverPspEvent(stack(), event);
+    const again = await deliverPspEvent(stack(), event);
     // assess
     expect(late.status).toBe(200);
     expect(late.body).toMatchObject({ applied: false, duplicate: false });
@@ -118,7 +110,7 @@ describe("the webhook and the resolver race", () => {
 describe("a concurrent duplicate", () => {
   it("charges once for 20 copies sent at once; the others hear 409 or the same final answer", async () => {
     // prepare
-    stack().psp.setWebhookUrl(`${stack().apiUrl}/webhooks/psp`);
+    stack().psp.setWebhookUrl(`${stack().apiUrl}${stack().webhookPath}`);
     const token = await api().token("u1");
     const key = newKey();
     // act

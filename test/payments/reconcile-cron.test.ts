@@ -4,6 +4,7 @@ import { advanceClock } from "../../packages/core/src/clock/clock";
 import { paymentIdOf } from "../../packages/core/src/ids/derive-ids";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
+import { chargeAtThePsp } from "../support/psp-direct";
 import { makeActive } from "../support/regions";
 import { asyncQuiet } from "../support/tables";
 
@@ -39,15 +40,7 @@ async function nightlyRun(act: (run: () => Promise<unknown>) => Promise<unknown>
 /** A charge made at the PSP directly, under our reference, with no ledger row: a lost payment. */
 async function orphanCharge(): Promise<string> {
   const reference = paymentIdOf("u-cron", randomUUID());
-  await fetch(`${stack().psp.url}/v1/charges`, {
-    method: "POST",
-    headers: {
-      authorization: "Bearer sk_local",
-      "idempotency-key": randomUUID(),
-      "content-type": "application/json",
-    },
-    body: JSON.stringify({ amount: 3000, currency: "usd", payment_method: "pm_1", reference }),
-  });
+  await chargeAtThePsp(stack(), reference);
   return reference;
 }
 

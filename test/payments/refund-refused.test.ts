@@ -1,9 +1,10 @@
+import type { PspEvent } from "@eo/contract";
 import { afterEach, describe, expect, it } from "vitest";
-import { clock } from "../../packages/core/src/clock/clock";
-import { signWebhook } from "../../packages/core/src/psp/webhook-signature";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { tablesOf } from "../support/ledger-reads";
 import { useLocalStack } from "../support/local-stack";
+import { refundAtThePsp } from "../support/psp-direct";
+import { deliverPspEvent } from "../support/psp-webhook";
 
 const stack = useLocalStack();
 const api = () => new ApiClient(stack().apiUrl);
@@ -22,11 +23,8 @@ async function paidPayment() {
 }
 
 /** Posts a signed PSP event to our webhook, as the PSP would. */
-async function deliver(event: unknown) {
-  const body = JSON.stringify(event);
-  const signature = signWebhook("whsec_local", body, Math.floor(clock.now() / 1000));
-  const headers = { "psp-signature": signature, "content-type": "application/json" };
-  return api().send("POST", "/webhooks/psp", headers, body);
+function deliver(event: PspEvent) {
+  return deliverPspEvent(stack(), event);
 }
 
 describe("a refund the PSP definitely refuses", () => {
@@ -108,7 +106,7 @@ describe("a refund made at the PSP directly", () => {
   it("its refund.succeeded webhook moves a SUCCEEDED payment to REFUNDED, once", async () => {
     // prepare
     const { token, paymentId, charge } = await paidPayment();
-    const event = {
+    const event: PspEvent = {
       id: `evt_direct_${paymentId}`,
       type: "refund.succeeded",
       data: { charge: { id: charge, idempotency_key: `${paymentId}:charge`, reference: paymentId } },
@@ -130,15 +128,7 @@ describe("a refund made at the PSP directly", () => {
   it("charge_already_refunded from the PSP moves the payment to REFUNDED", async () => {
     // prepare: someone refunds the charge at the PSP with a key of their own
     const { token, paymentId, charge } = await paidPayment();
-    const direct = await fetch(`${stack().psp.url}/v1/refunds`, {
-      method: "POST",
-      headers: {
-        authorization: "Bearer sk_local",
-        "content-type": "application/json",
-        "idempotency-key": newKey(),
-      },
-      body: JSON.stringify({ charge }),
-    });
+    const direct = await refundAtThePsp(stack(), charge);
     // act
     const cancel = await api().cancel(token, paymentId);
     // assess

@@ -28,7 +28,7 @@ async function indexFieldsOf(paymentId: string) {
 }
 
 async function tapWithLostReply(webhooks: boolean) {
-  stack().psp.setWebhookUrl(webhooks ? `${stack().apiUrl}/webhooks/psp` : undefined);
+  stack().psp.setWebhookUrl(webhooks ? `${stack().apiUrl}${stack().webhookPath}` : undefined);
   const token = await api().token("u1");
   await api().local("POST", "/faults", { psp_lose_reply: 1 });
   const first = await api().pay(token, newKey(), order42());

@@ -1,7 +1,6 @@
 import { paymentIdOf, stripeEndpointOf, stripePspCharges } from "@eo/core";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { StripePsp } from "../../packages/core/src/psp/stripe-psp";
 import { localSecrets } from "../../packages/local/src/stack/handler-env";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { tablesOf } from "../support/ledger-reads";
@@ -12,14 +11,6 @@ import { eventually } from "../support/tables";
 // Stripe-Signature, to /webhooks/stripe, where the SDK checks them; the handlers are configured for the Stripe adapter.
 const stack = useLocalStack({ pspDialect: "stripe", webhookDelayMs: 100 });
 
-// Until branch i30b (the Stripe adapter) is merged, stripe-psp.ts is a placeholder that refuses every call: the
-// payments through the API are then skipped, the webhook and reconcile paths (SDK calls made here) still run.
-const ADAPTER_BUILT = await new StripePsp("sk_test_probe", { host: "127.0.0.1", port: 9, protocol: "http" })
-  .findCharge("probe", 1)
-  .then(
-    () => true,
-    (err: Error) => !err.message.includes("not built yet"),
-  );
 const api = () => new ApiClient(stack().apiUrl);
 /** The SDK pointed at the stack's fake PSP, as the adapter is (PSP_URL's host and port). */
 const sdk = () =>
@@ -117,36 +108,33 @@ describe("PSP=stripe: the local stack speaks Stripe's dialect end to end", () =>
     expect(mine.find((c) => c.id === made[1])?.refunded).toBe(false);
   });
 
-  it.skipIf(!ADAPTER_BUILT)(
-    "a payment through the API charges a PaymentIntent via the SDK, once; the cancel refunds it; Stripe's webhooks change nothing more",
-    async () => {
-      // prepare
-      const token = await api().token("u-stripe-api");
-      const key = newKey();
-      // act
-      const paid = await api().pay(token, key, order42());
-      const again = await api().pay(token, key, order42());
-      const paymentId = String(paid.body.payment_id);
-      const cancelled = await api().cancel(token, paymentId);
-      // assess
-      expect(paid.status, JSON.stringify(paid.body)).toBe(201);
-      expect(String(paid.body.psp_charge)).toMatch(/^pi_/);
-      expect(again.headers.get("idempotent-replayed")).toBe("true");
-      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
-      const charges = stack()
-        .psp.charges()
-        .filter((c) => c.reference === paymentId);
-      expect(charges.map((c) => c.id)).toEqual([paid.body.psp_charge]);
-      await eventually(
-        async () =>
-          stack()
-            .psp.webhookEvents()
-            .filter((e) => JSON.stringify(e).includes(paymentId)).length >= 2 || undefined,
-        15_000,
-        "the fake's two Stripe events",
-      );
-      expect((await tablesOf(stack()).payment(paymentId))?.state).toBe("REFUNDED");
-      expect(await tablesOf(stack()).journal(paymentId)).toHaveLength(4);
-    },
-  );
+  it("a payment through the API charges a PaymentIntent via the SDK, once; the cancel refunds it; Stripe's webhooks change nothing more", async () => {
+    // prepare
+    const token = await api().token("u-stripe-api");
+    const key = newKey();
+    // act
+    const paid = await api().pay(token, key, order42());
+    const again = await api().pay(token, key, order42());
+    const paymentId = String(paid.body.payment_id);
+    const cancelled = await api().cancel(token, paymentId);
+    // assess
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect(String(paid.body.psp_charge)).toMatch(/^pi_/);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    const charges = stack()
+      .psp.charges()
+      .filter((c) => c.reference === paymentId);
+    expect(charges.map((c) => c.id)).toEqual([paid.body.psp_charge]);
+    await eventually(
+      async () =>
+        stack()
+          .psp.webhookEvents()
+          .filter((e) => JSON.stringify(e).includes(paymentId)).length >= 2 || undefined,
+      15_000,
+      "the fake's two Stripe events",
+    );
+    expect((await tablesOf(stack()).payment(paymentId))?.state).toBe("REFUNDED");
+    expect(await tablesOf(stack()).journal(paymentId)).toHaveLength(4);
+  });
 });
