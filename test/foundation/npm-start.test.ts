@@ -51,7 +51,8 @@ describe("npm start", () => {
       expect(out).toMatch(/stopped; no emulator left running/);
       // the rendered API reference and the raw document, the same one that is committed
       expect(docs?.headers.get("content-type")).toMatch(/^text\/html/);
-      expect(page).toMatch(/Scalar\.createApiReference\("#app", \{ url: "\/_local\/openapi\.json"/);
+      expect(page).toMatch(/SwaggerUIBundle\(\{\s*url: "\/_local\/openapi\.json"/);
+      expect(page).toMatch(/<script src="\/_local\/docs\/swagger-ui-bundle\.js"/);
       expect(raw).toBe(readFileSync("docs/openapi.yaml", "utf8"));
       expect(doc.openapi).toBe("3.1.0");
       // both Regions are served: the standby's port answers, passive, with the primary active

@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs";
+import type { CdpPipe } from "./cdp-pipe";
 import { launchChromium } from "./launch-chromium";
 import { openTab } from "./rendered-dom";
 
@@ -21,13 +22,20 @@ export interface BrowserPage {
  */
 export async function openBrowserPage(
   url: string,
-  opts: { width?: number; height?: number; timeoutMs?: number } = {},
+  opts: {
+    width?: number;
+    height?: number;
+    timeoutMs?: number;
+    /** Runs on the blank tab before it navigates, e.g. to intercept its requests (see loopback-only.ts). */
+    prepare?: (cdp: CdpPipe, sessionId: string) => Promise<void>;
+  } = {},
 ): Promise<BrowserPage> {
   const browser = await launchChromium(opts.timeoutMs ?? 180_000, `keep ${url} open`);
   const { cdp, failed } = browser;
   const race = <T>(p: Promise<T>) => Promise.race([p, failed]);
   try {
-    const sessionId = await race(openTab(cdp, url));
+    const { prepare } = opts;
+    const sessionId = await race(openTab(cdp, url, prepare && ((id) => prepare(cdp, id))));
     const viewport = {
       width: opts.width ?? 1400,
       height: opts.height ?? 1000,

@@ -5,6 +5,7 @@ interface Message {
   id?: number;
   method?: string;
   sessionId?: string;
+  params?: Record<string, unknown>;
   result?: Record<string, unknown>;
   error?: { message: string };
 }
@@ -17,6 +18,8 @@ export interface CdpPipe {
     sessionId?: string,
   ): Promise<Record<string, unknown>>;
   once(method: string, sessionId: string): Promise<void>;
+  /** Calls `listener` with the params of every `method` event of the session, for as long as the pipe lives. */
+  on(method: string, sessionId: string, listener: (params: Record<string, unknown>) => void): void;
 }
 
 /** Speaks CDP over the browser's pipe pair; each message is JSON ended by a NUL byte. */
@@ -54,5 +57,11 @@ export function cdpPipe(toBrowser: Writable, fromBrowser: Readable): CdpPipe {
           return true;
         });
       }),
+    on: (method, sessionId, listener) => {
+      events.push((m) => {
+        if (m.method === method && m.sessionId === sessionId) listener(m.params ?? {});
+        return false;
+      });
+    },
   };
 }

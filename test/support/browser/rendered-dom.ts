@@ -24,13 +24,21 @@ async function readDom(cdp: CdpPipe, url: string): Promise<string> {
   return result.value;
 }
 
-/** Opens a tab on `url` and answers its CDP session once the page's load event fired. */
-export async function openTab(cdp: CdpPipe, url: string): Promise<string> {
+/**
+ * Opens a tab on `url` and answers its CDP session once the page's load event fired; `prepare` runs on the blank
+ * tab before it navigates (to intercept the page's requests from its very first).
+ */
+export async function openTab(
+  cdp: CdpPipe,
+  url: string,
+  prepare?: (sessionId: string) => Promise<void>,
+): Promise<string> {
   const { targetId } = await cdp.send("Target.createTarget", { url: "about:blank" });
   const { sessionId } = (await cdp.send("Target.attachToTarget", { targetId, flatten: true })) as {
     sessionId: string;
   };
   await cdp.send("Page.enable", {}, sessionId);
+  await prepare?.(sessionId);
   const loaded = cdp.once("Page.loadEventFired", sessionId);
   await cdp.send("Page.navigate", { url }, sessionId);
   await loaded;
