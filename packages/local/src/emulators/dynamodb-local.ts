@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compiledLauncher } from "./compiled-launcher";
 import { probeStatus } from "./http-probe";
 import { type ManagedProcess, spawnService } from "./managed-process";
 
@@ -33,6 +34,8 @@ export async function startDynamoDbLocal(port: number): Promise<ManagedProcess> 
   checkJava();
   const dir = dynamoDbLocalDir();
   if (!existsSync(launcher)) throw new Error(`missing ${launcher}`);
+  const jar = join(dir, "DynamoDBLocal.jar");
+  const classes = compiledLauncher(launcher, jar);
   return spawnService({
     name: "dynamodb-local",
     command: "java",
@@ -41,8 +44,8 @@ export async function startDynamoDbLocal(port: number): Promise<ManagedProcess> 
       "-Xss1m",
       `-Djava.library.path=${join(dir, "DynamoDBLocal_lib")}`,
       "-cp",
-      `${join(dir, "DynamoDBLocal.jar")}:${join(dir, "DynamoDBLocal_lib", "*")}`,
-      launcher,
+      [...(classes ? [classes] : []), jar, join(dir, "DynamoDBLocal_lib", "*")].join(":"),
+      classes ? "LoopbackDynamoDb" : launcher,
       "-inMemory",
       "-disableTelemetry",
       "-port",
