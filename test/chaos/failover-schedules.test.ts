@@ -17,7 +17,7 @@ Object.assign(process.env, chaosEnv());
 
 // The kept two-Region regressions are in failover-regressions.test.ts, on a stack of their own, so that the two
 // files share the two workers rather than one file holding one for minutes.
-const RUNS = 4;
+const RUNS = 3;
 const SEED = 20261203;
 const RANDOM_EVENT_ID_WITHIN = 10;
 
