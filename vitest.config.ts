@@ -7,7 +7,7 @@ import { defineConfig } from "vitest/config";
 const ALONE = "**/*.alone.test.ts";
 // The payment, resolver, refund, webhook and reconcile traces that run a second time with the stack's PSP speaking
 // Stripe's dialect (PSP=stripe: the handlers call it through the official SDK, its events go to /webhooks/stripe).
-// Chosen for what the dialect changes (the adapter's replies, lookups, refunds, events), about a minute on 2 cores.
+// Chosen for what the dialect changes (the adapter's replies, lookups, refunds, events), about 90 s on 2 cores.
 export const TWICE_ON_STRIPE = [
   "test/payments/lost-reply.test.ts",
   "test/payments/resolver-index.test.ts",
@@ -17,6 +17,8 @@ export const TWICE_ON_STRIPE = [
   "test/payments/late-original.test.ts",
   "test/payments/crash-points.test.ts",
   "test/payments/reconcile-cron.test.ts",
+  // the seed's whole story on Stripe: `PSP=stripe npm run story` ends with the seed's count
+  "test/story/story.test.ts",
 ];
 export default defineConfig({
   test: {
