@@ -40,7 +40,7 @@ const N = positive("n", values.n);
 const RATE = positive("rate", values.rate);
 const SECONDS = positive("seconds", values.seconds);
 const WARM_UP = 200;
-/** The README's on-demand price (us-east-1): dollars per million read request units. */
+/** The on-demand price of docs/cost.md (us-east-1): dollars per million read request units. */
 const USD_PER_MILLION_READS = 0.125;
 
 function positive(name: string, raw: string | undefined): number {

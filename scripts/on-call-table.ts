@@ -1,6 +1,6 @@
 /**
- * Writes the README's alarm table from the on-call signals (stacks/on-call-signals.ts), or with --check says whether
- * it is current and whether every alarm and runbook entry point at each other.
+ * Writes the runbook's alarm table (docs/runbook.md) from the on-call signals (stacks/on-call-signals.ts), or with
+ * --check says whether it is current and whether every alarm and runbook entry point at each other.
  * Exit codes: 0 written or current, 1 out of date or a broken link (--check), 2 usage.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -14,13 +14,13 @@ if (args.some((a) => a !== "--check")) {
   console.error("usage: npm run on-call-table [-- --check]");
   process.exit(2);
 }
-const path = resolve(import.meta.dirname, "..", "README.md");
+const path = resolve(import.meta.dirname, "..", "docs", "runbook.md");
 const readme = readFileSync(path, "utf8");
 const fresh = alarmTable(ON_CALL_SIGNALS);
 const current = tableInReadme(readme);
 if (current === undefined) {
   console.error(
-    "README.md has no alarm table markers: add them under ## On call, then run npm run on-call-table",
+    "docs/runbook.md has no alarm table markers: add them under ## On call, then run npm run on-call-table",
   );
   process.exit(1);
 }

@@ -124,7 +124,7 @@ async function main(): Promise<number> {
   });
   for (const a of report.anomalies)
     console.log(
-      `  ANOMALY ${a.payment_id}  ${a.state}  ${a.kind}  PSP charge ${a.psp_charge}: act on it (README)`,
+      `  ANOMALY ${a.payment_id}  ${a.state}  ${a.kind}  PSP charge ${a.psp_charge}: act on it (docs/runbook.md, Anomalies)`,
     );
   console.log(
     `summary: examined ${report.examined}, settled ${report.settled.length}, still unknown ${report.unresolved.length}` +

@@ -34,7 +34,7 @@ export type SignalTarget =
 export interface OnCallSignal {
   /** The alarm name's stem: `{Primary|Standby}{id}Alarm` (one per function or table: `{prefix}{id}{Target}Alarm`). */
   id: string;
-  /** The README runbook entry's bold title, exactly. */
+  /** The runbook entry's bold title (docs/runbook.md), exactly. */
   runbook: string;
   /** What the alarm means, in one line. */
   meaning: string;

@@ -1,8 +1,8 @@
 /**
  * The on-call signals: one list that the alarms (stacks/alarms.ts), the dashboard (stacks/dashboard.ts), the offline
- * checks, the README's alarm table and the local console all read, so that what pages, what is drawn, what the
- * runbook says and what the console shows as firing cannot drift apart. Each signal names its README runbook entry
- * by its bold title, exactly.
+ * checks, the runbook's alarm table and the local console all read, so that what pages, what is drawn, what the
+ * runbook says and what the console shows as firing cannot drift apart. Each signal names its runbook entry
+ * (docs/runbook.md) by its bold title, exactly.
  *
  * This file is plain data: it is imported by the SST program, by vitest and by packages/local (no Pulumi here).
  */
@@ -51,9 +51,9 @@ export function alarmName(prefix: string, signal: Pick<OnCallSignal, "id">, part
   return `${prefix}${signal.id}${part}Alarm`;
 }
 
-/** The alarm's description: its Region, its meaning and the README runbook entry that says what to do. */
+/** The alarm's description: its Region, its meaning and the runbook entry (docs/runbook.md) that says what to do. */
 export function alarmDescription(role: string, signal: OnCallSignal): string {
-  return `${role}: ${signal.meaning} (README runbook: "${signal.runbook}")`;
+  return `${role}: ${signal.meaning} (runbook docs/runbook.md: "${signal.runbook}")`;
 }
 
 /** The signal of this id, for a module that builds its alarm itself. */

@@ -16,7 +16,7 @@ export interface OperatorResources {
 /**
  * The `operatorPolicy` stage output: an IAM policy document with exactly the actions the operator scripts make
  * (stacks/operator-grants.ts), on exactly this stage's resources in both Regions. Nothing is created: the deployer
- * attaches it to the on-call role or group (README, Deploy: `aws iam create-policy … "$(jq -c .operatorPolicy …)"`).
+ * attaches it to the on-call role or group (docs/deploying.md: `aws iam create-policy … "$(jq -c .operatorPolicy …)"`).
  */
 export function operatorPolicy(r: OperatorResources) {
   const arnsIn = (role: RegionRole) => {

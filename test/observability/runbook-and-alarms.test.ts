@@ -1,6 +1,6 @@
 /**
- * Every alarm and every runbook entry point at each other, and the README's alarm table is the deployed list: read
- * from README.md and stacks/on-call-signals.ts, the same checks `npm run on-call-table -- --check` makes.
+ * Every alarm and every runbook entry point at each other, and the runbook's alarm table is the deployed list: read
+ * from docs/runbook.md and stacks/on-call-signals.ts, the same checks `npm run on-call-table -- --check` makes.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -9,14 +9,14 @@ import { alarmTable, tableCells, tableInReadme } from "../../scripts/lib/on-call
 import { alarmEntries, runbookProblems } from "../../scripts/lib/on-call/runbook-links";
 import { ON_CALL_SIGNALS } from "../../stacks/on-call-signals";
 
-const readme = readFileSync(resolve(import.meta.dirname, "../../README.md"), "utf8");
+const readme = readFileSync(resolve(import.meta.dirname, "../../docs/runbook.md"), "utf8");
 
-describe("the README's alarm table", () => {
+describe("the runbook's alarm table", () => {
   it("is the list the alarms are built from, row for row", () => {
     // act
     const current = tableInReadme(readme);
     // assess
-    expect(current, "README.md lacks the alarm table's markers").toBeDefined();
+    expect(current, "docs/runbook.md lacks the alarm table's markers").toBeDefined();
     expect(tableCells(current ?? "")).toEqual(tableCells(alarmTable(ON_CALL_SIGNALS)));
   });
 

@@ -21,7 +21,7 @@ describe("branch F: a Region fails in the middle of replication", () => {
       merchant: { R1: { balance: 15_000, credits: 2 }, R2: { balance: 15_000, credits: 2 } },
       shown: 1,
     });
-    // at most one receipt per Region that applied the event before its SENT mark replicated (README)
+    // at most one receipt per Region that applied the event before its SENT mark replicated (docs/regions-and-failover.md)
     expect(result?.count.emails).toBeLessThanOrEqual(2);
     expect(result?.timeline.entries.map((e) => e.actor)).toEqual(
       expect.arrayContaining(["phone", "psp webhook", "relay+worker", "chaos", "on-call"]),

@@ -2,9 +2,10 @@ import { type HistoryEntry, regionFailures, type Violation, violation as v } fro
 import type { Observation } from "./observe";
 import type { ClientView } from "./run-schedule";
 
-// The README's bounds on what reaches the phone and the mailbox, judged from the screens and the emails.
+// The documented bounds (docs/async-path.md, docs/guarantees.md) on what reaches the phone and the mailbox,
+// judged from the screens and the emails.
 
-/** One notification shown per paid payment, none for others, alerts within the README's bound. */
+/** One notification shown per paid payment, none for others, alerts within the documented bound. */
 export function notifiedOnce(view: ClientView, history: HistoryEntry[], obs: Observation): Violation[] {
   const out: Violation[] = [];
   view.names.callers.forEach((caller, i) => {
@@ -13,8 +14,8 @@ export function notifiedOnce(view: ClientView, history: HistoryEntry[], obs: Obs
     const paid = mine.filter(([, p]) => p.row?.state === "SUCCEEDED" || p.row?.state === "REFUNDED");
     for (const [id, p] of paid) {
       const n = screen.shown.filter((s) => s.replace_id === id).length;
-      // README: a second payment to the same merchant for the same amount within 60 s is a logical duplicate,
-      // whose alert is suppressed; it may be unshown when its twin is shown.
+      // docs/async-path.md: a second payment to the same merchant for the same amount within 60 s is a logical
+      // duplicate, whose alert is suppressed; it may be unshown when its twin is shown.
       const twinShown = paid.some(
         ([other, q]) =>
           other !== id &&
@@ -29,8 +30,8 @@ export function notifiedOnce(view: ClientView, history: HistoryEntry[], obs: Obs
     for (const s of screen.shown)
       if (!paidIds.has(s.replace_id))
         out.push(v("notified-once", `${caller}'s phone shows ${s.replace_id}, which was never paid`));
-    // README: one alert per event, and one more only where a worker died after a send and before its SENT mark,
-    // or where a Region failed before that mark replicated (the other Region sends it once more).
+    // docs/async-path.md: one alert per event, and one more only where a worker died after a send and before its
+    // SENT mark, or where a Region failed before that mark replicated (the other Region sends it once more).
     const events = paid.length + paid.filter(([, p]) => p.row?.state === "REFUNDED").length;
     const extra =
       history.filter((e) => e.type === "fault" && /worker(\.|_crash_)after_send/.test(e.op)).length +
@@ -48,7 +49,8 @@ export function notifiedOnce(view: ClientView, history: HistoryEntry[], obs: Obs
 
 /**
  * Receipts: one per paid payment, one refund email per refund; the send record stops a second. A Region that
- * failed before its SENT mark replicated allows one more from the other Region (README, forced failover).
+ * failed before its SENT mark replicated allows one more from the other Region (docs/regions-and-failover.md,
+ * forced failover).
  */
 export function emailsBounded(view: ClientView, history: HistoryEntry[], obs: Observation): Violation[] {
   const out: Violation[] = [];

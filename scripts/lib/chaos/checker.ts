@@ -4,8 +4,9 @@ import type { Observation } from "./observe";
 import type { ClientView } from "./run-schedule";
 
 /**
- * The independent checker: it knows the contract and the README's bounds, never the project's code, and judges a
- * quiet stack from what the clients heard and what the stores hold. Each check names the guarantee it judges.
+ * The independent checker: it knows the contract and the documented bounds (docs/guarantees.md), never the
+ * project's code, and judges a quiet stack from what the clients heard and what the stores hold. Each check names
+ * the guarantee it judges.
  */
 export function checkRun(view: ClientView, history: HistoryEntry[], obs: Observation): Violation[] {
   const all = [
@@ -100,7 +101,8 @@ function answersAgree(history: HistoryEntry[], obs: Observation): Violation[] {
     );
   }
   // A key resolved VOID is never charged afterwards under the id that key was heard with, unless the Region that
-  // wrote the void failed before it could replicate: a forced failover loses that last second (README, RPO).
+  // wrote the void failed before it could replicate: a forced failover loses that last second
+  // (docs/regions-and-failover.md, RPO).
   for (const e of history) {
     if (e.op !== "resolve" || e.state !== "VOID" || voidMayBeLost(e, history)) continue;
     const charged = obs.charges.filter((c) =>
@@ -138,8 +140,8 @@ function contradiction(id: string, e: HistoryEntry, final: string, charged: bool
 
 /**
  * A state heard after a later one, or one final answer after another. A forced failover may answer from before
- * the failed Region's last second (README): across a Region failure an earlier state may be heard once more, and
- * the final state still has to agree (answers-agree).
+ * the failed Region's last second (docs/regions-and-failover.md): across a Region failure an earlier state may be
+ * heard once more, and the final state still has to agree (answers-agree).
  */
 function backwards(
   id: string,
@@ -173,7 +175,8 @@ function backwards(
  */
 function oneFirstAnswer(history: HistoryEntry[]): Violation[] {
   // The Region failures so far when each key was first answered: a forced failover may lose the failed Region's
-  // record of an answer within the lag (README, what may repeat), so the other Region may answer first again.
+  // record of an answer within the lag (docs/regions-and-failover.md, what a failover can repeat), so the other
+  // Region may answer first again.
   const answered = new Map<string, number>();
   let failures = 0;
   const out: Violation[] = [];

@@ -28,8 +28,8 @@ export type PayFault =
   | { kind: "paused_owner" }
   | { kind: "webhook"; how: "early" | "late" | "twice" };
 
-// The crash points are the contract's names (README, `crash_at`), written out here rather than imported from
-// packages/core: the schedules and the checker stay independent of the code they judge.
+// The crash points are the contract's names (docs/local-stack.md, `crash_at`), written out here rather than
+// imported from packages/core: the schedules and the checker stay independent of the code they judge.
 export const PAY_CRASH_POINTS = [
   "pay.after_claim",
   "pay.after_guard",

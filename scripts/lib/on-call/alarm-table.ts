@@ -1,6 +1,7 @@
 /**
- * The README's alarm table, made from the one list of on-call signals (stacks/on-call-signals.ts), so that what the
- * README says pages is what is deployed. `npm run on-call-table` writes it; test/docs/on-call-runbook.test.ts checks it.
+ * The runbook's alarm table (docs/runbook.md), made from the one list of on-call signals (stacks/on-call-signals.ts),
+ * so that what the runbook says pages is what is deployed. `npm run on-call-table` writes it;
+ * test/observability/runbook-and-alarms.test.ts checks it.
  */
 import type { Comparison, OnCallSignal } from "../../../stacks/on-call-signals";
 
@@ -62,7 +63,7 @@ export function tableCells(markdown: string): string[][] {
     );
 }
 
-/** The generated block as the README holds it now, or undefined when its markers are missing. */
+/** The generated block as the runbook holds it now, or undefined when its markers are missing. */
 export function tableInReadme(readme: string): string | undefined {
   const from = readme.indexOf(TABLE_BEGIN);
   const to = readme.indexOf(TABLE_END);

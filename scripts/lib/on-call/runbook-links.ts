@@ -1,6 +1,7 @@
 /**
- * Every alarm and every runbook entry point at each other: each signal's runbook title is an entry of the README's
- * "When an alarm pages", that entry names the signal's alarm, and every entry there is the runbook of some alarm.
+ * Every alarm and every runbook entry point at each other: each signal's runbook title is an entry of the runbook's
+ * (docs/runbook.md) "When an alarm pages", that entry names the signal's alarm, and every entry there is the
+ * runbook of some alarm.
  */
 import type { OnCallSignal } from "../../../stacks/on-call-signals";
 
@@ -12,7 +13,7 @@ export interface RunbookEntry {
   text: string;
 }
 
-/** The entries of the README's alarm section (each a list item that starts with its bold title). */
+/** The entries of the runbook's alarm section (each a list item that starts with its bold title). */
 export function alarmEntries(readme: string): RunbookEntry[] {
   const from = readme.indexOf(`\n${ALARM_SECTION}\n`);
   if (from < 0) return [];
@@ -31,7 +32,7 @@ const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 export function runbookProblems(readme: string, signals: readonly OnCallSignal[]): string[] {
   const entries = alarmEntries(readme);
   const out: string[] = [];
-  if (entries.length === 0) out.push(`the README has no "${ALARM_SECTION}" section with entries`);
+  if (entries.length === 0) out.push(`the runbook has no "${ALARM_SECTION}" section with entries`);
   for (const s of signals) {
     const entry = entries.find((e) => e.title === s.runbook);
     if (!entry) out.push(`${s.id}: no runbook entry **${s.runbook}** under "${ALARM_SECTION}"`);

@@ -56,7 +56,7 @@ const mismatches = (name: string, got: Record<string, unknown>, want: Record<str
     .map(([k, value]) => `${name} has ${k} ${JSON.stringify(got[k])}, expected ${JSON.stringify(value)}`);
 
 function runbookProblems(a: CapturedResource, s: OnCallSignal): string[] {
-  return str(a.inputs.alarmDescription)?.includes(`README runbook: "${s.runbook}"`)
+  return str(a.inputs.alarmDescription)?.includes(`runbook docs/runbook.md: "${s.runbook}"`)
     ? []
     : [`${a.name}'s description does not name its runbook entry "${s.runbook}"`];
 }

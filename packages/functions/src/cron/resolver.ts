@@ -17,7 +17,7 @@ export async function handler(): Promise<ResolverReport | { passive: true; why?:
   const stillActive = async () => (await gate.activeNow())?.epoch === control.epoch;
   const report = await settleUnknowns(deps, { epoch: control.epoch, stillActive });
   if (report.examined > 0 || report.stoppedPassive) logger.info("resolver pass", { ...report });
-  // An anomaly stays on every pass's report until a person settles it with the PSP (README runbook).
+  // An anomaly stays on every pass's report until a person settles it with the PSP (docs/runbook.md, Anomalies).
   if (report.anomalies.length > 0)
     logger.error("payments the PSP contradicts", { anomalies: report.anomalies });
   publishPass(report, control.epoch);
