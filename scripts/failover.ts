@@ -8,11 +8,11 @@
  */
 import { parseArgs } from "node:util";
 import { actWindowMs, loadTunables, type RegionRole } from "@eo/core";
-import { awsSides } from "./lib/failover/aws-sides";
-import { LOCAL_FAILOVER_SETTINGS, localSides, localTargetsOf } from "./lib/failover/local-sides";
-import { Progress } from "./lib/failover/progress";
-import type { FailoverSides } from "./lib/failover/region-side";
-import { runFailover } from "./lib/failover/run-failover";
+import { awsSides, type FailoverSides, Progress, runFailover } from "@eo/core/failover";
+import { LOCAL_FAILOVER_SETTINGS, localSides } from "../packages/local/src/region/local-sides";
+import { localTargetsOf } from "./lib/failover/local-targets";
+import { targetAuthority } from "./lib/target/authority";
+import { dynamoIn } from "./lib/target/clients";
 import { findTarget } from "./lib/target/find-target";
 import { pspFor } from "./lib/target/psp-access";
 import { type Target, TargetError } from "./lib/target/target";
@@ -57,7 +57,13 @@ async function targetOf(args: NonNullable<ReturnType<typeof parse>>): Promise<Ta
 }
 
 function sidesFor(t: Target): FailoverSides {
-  return t.local ? localSides(localTargetsOf(t)) : awsSides(t);
+  if (t.local) return localSides(localTargetsOf(t));
+  return awsSides({
+    where: t.where,
+    regions: t.regions,
+    authority: targetAuthority(t),
+    dynamoIn: (region) => dynamoIn(t, region),
+  });
 }
 
 /** The PSP, to verify with; a stage without its secrets at hand verifies nothing and says so. */

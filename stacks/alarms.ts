@@ -7,7 +7,7 @@ import {
   ON_CALL_SIGNALS,
   type OnCallSignal,
 } from "./on-call-signals";
-import type { RegionContext } from "./region";
+import type { RegionContext } from "./region-context";
 
 /** What a Region's alarms and dashboard point at: its functions, its API and (through the context) its queues. */
 export interface Watched {

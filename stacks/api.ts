@@ -1,6 +1,6 @@
 import type { RegionFunctions } from "./functions";
 import { handlers } from "./handlers";
-import type { RegionContext } from "./region";
+import type { RegionContext } from "./region-context";
 
 /** The name of the JWT authorizer on each Region's API. */
 export const JWT_AUTHORIZER = "Jwt";

@@ -1,5 +1,5 @@
 import type { ControlMode, InfraConfig, RegionRole } from "./config";
-import type { RegionProviders } from "./region";
+import type { RegionProviders } from "./region-base";
 
 /** The authority as one Region's functions reach it. */
 export interface ControlRef {

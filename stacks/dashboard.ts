@@ -1,7 +1,7 @@
 import type { Watched } from "./alarms";
 import { dashboardBody } from "./dashboard-body";
 import { ON_CALL_SIGNALS } from "./on-call-signals";
-import type { RegionContext } from "./region";
+import type { RegionContext } from "./region-context";
 
 /**
  * The Region's CloudWatch dashboard, its body generated from the same list as the alarms (stacks/on-call-signals.ts):

@@ -1,5 +1,5 @@
 import { type Access, type HandlerSpec, handlers, type TableAccess } from "./handlers";
-import type { RegionContext } from "./region";
+import type { RegionContext } from "./region-context";
 import type { PspSecrets } from "./secrets";
 import type { TableRef } from "./tables";
 

@@ -1,4 +1,4 @@
-import type { RegionContext } from "./region";
+import type { RegionContext } from "./region-context";
 
 /**
  * One Region's on-call topic: the action of every alarm of that Region (ALARM and OK), subscribed from the deploy's

@@ -1,4 +1,4 @@
-import type { RegionContext } from "./region";
+import type { RegionBase } from "./region-base";
 
 /** One Region's push applications (SNS is regional) and SES identity. */
 export interface RegionPushEmail {
@@ -10,9 +10,7 @@ export interface RegionPushEmail {
 }
 
 /** Creates one Region's SNS platform applications (credentials from SST secrets) and SES sending identity. */
-export function createPushEmail(
-  ctx: Pick<RegionContext, "prefix" | "role" | "provider" | "config" | "secrets">,
-) {
+export function createPushEmail(ctx: RegionBase) {
   const { prefix, provider, config, secrets } = ctx;
   const physical = (platform: string) => `${$app.name}-${$app.stage}-${ctx.role}-${platform}`;
   // APNs token-based authentication: the .p8 signing key, its key id, the team id and the app's bundle id.
@@ -44,7 +42,7 @@ export function createPushEmail(
  * Region. Created by both Regions' Emails, that record would be created twice and the deploy would fail, so the
  * primary's Email writes all its records and the standby's writes only its own DKIM records.
  */
-function createEmail(prefix: string, role: RegionContext["role"], sender: string, provider: aws.Provider) {
+function createEmail(prefix: string, role: RegionBase["role"], sender: string, provider: aws.Provider) {
   const standby = role === "standby";
   const email = new sst.aws.Email(
     `${prefix}Email`,

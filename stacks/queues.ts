@@ -1,6 +1,6 @@
 import type { RegionRole } from "./config";
 import { EVENTS_QUEUE } from "./events-queue";
-import type { RegionProviders } from "./region";
+import type { RegionProviders } from "./region-base";
 
 const FOURTEEN_DAYS_S = 14 * 24 * 3600;
 

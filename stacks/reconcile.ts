@@ -2,7 +2,7 @@ import type { RegionFunctions } from "./functions";
 import { handlers } from "./handlers";
 import { type OnCall, onCallActions } from "./on-call";
 import { alarmDescription, signalOf } from "./on-call-signals";
-import type { RegionContext } from "./region";
+import type { RegionContext } from "./region-context";
 
 /**
  * Where the reconcile handler's Powertools metrics land: the namespace and the `service` dimension that

@@ -1,36 +1,18 @@
 import { createAlarms } from "./alarms";
 import { createApi } from "./api";
 import type { InfraConfig, RegionRole } from "./config";
-import type { ControlAuthority, ControlRef } from "./control-authority";
+import type { ControlAuthority } from "./control-authority";
 import { createDashboard } from "./dashboard";
 import { createFunctions, type RegionFunctions } from "./functions";
 import { createOnCall, type OnCall } from "./on-call";
-import { createPushEmail, type RegionPushEmail } from "./push-email";
+import { createPushEmail } from "./push-email";
 import type { Queues, RegionQueues } from "./queues";
 import { createReconcile } from "./reconcile";
+import type { RegionProviders } from "./region-base";
+import type { RegionContext } from "./region-context";
 import type { Secrets } from "./secrets";
-import type { RegionTables, Tables } from "./tables";
+import type { Tables } from "./tables";
 import { createWorkers } from "./workers";
-
-/** The AWS provider of each Region. */
-export type RegionProviders = Record<RegionRole, aws.Provider>;
-
-/** Everything the stacks of one Region read. */
-export interface RegionContext {
-  role: RegionRole;
-  /** Prefix of every component name of the Region, so that names stay unique across Regions. */
-  prefix: "Primary" | "Standby";
-  provider: aws.Provider;
-  config: InfraConfig;
-  secrets: Secrets;
-  tables: RegionTables;
-  /** Where the Region reads the authority (the active Region and its epoch). */
-  control: ControlRef;
-  queues: RegionQueues;
-  /** The other Region's queues: a passive Region's worker hands the events it receives to the active one's queue. */
-  peerQueues: RegionQueues;
-  pushEmail: RegionPushEmail;
-}
 
 /** One Region's deployed parts. */
 export interface RegionStack {

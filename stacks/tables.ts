@@ -1,5 +1,5 @@
 import type { InfraConfig, RegionRole } from "./config";
-import type { RegionProviders } from "./region";
+import type { RegionProviders } from "./region-base";
 
 /** A table as one Region sees it: the (shared) table name and that Region's table and stream ARNs. */
 export interface TableRef {

@@ -1,6 +1,6 @@
 import type { RegionFunctions } from "./functions";
 import { handlers } from "./handlers";
-import type { RegionContext } from "./region";
+import type { RegionContext } from "./region-context";
 
 /** The relay's stream subscription settings. */
 export const RELAY_SUBSCRIPTION = {

@@ -19,10 +19,10 @@ import {
   sweepIndexPks,
   sweepOutbox,
 } from "@eo/core";
+import { dynamoSide } from "@eo/core/failover";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { outboxAgain } from "../../packages/core/src/ledger/journal-and-outbox";
 import { tableDefinitions } from "../../packages/local/src/stack/create-resources";
-import { dynamoSide } from "../../scripts/lib/failover/dynamo-side";
 import { useLocalStack } from "../support/local-stack";
 
 // The readers of the ledger's sparse index against DynamoDB Local, each test on a ledger table of its own (same

@@ -1,9 +1,7 @@
+import { forcedSwitch, observe, Progress } from "@eo/core/failover";
 import { afterEach, describe, expect, it } from "vitest";
 import { paymentIdOf } from "../../packages/core/src";
-import { LOCAL_FAILOVER_SETTINGS, localSides } from "../../scripts/lib/failover/local-sides";
-import { observe } from "../../scripts/lib/failover/observe";
-import { Progress } from "../../scripts/lib/failover/progress";
-import { forcedSwitch } from "../../scripts/lib/failover/switch-over";
+import { LOCAL_FAILOVER_SETTINGS, localSides } from "../../packages/local/src/region/local-sides";
 import { ApiClient, order42 } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
 import { failBack } from "./support/drills";

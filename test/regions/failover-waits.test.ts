@@ -1,9 +1,6 @@
+import { type FailoverSides, observe, Progress, plannedSwitch, type RegionSide } from "@eo/core/failover";
 import { describe, expect, it } from "vitest";
 import type { RegionControl } from "../../packages/core/src";
-import { observe } from "../../scripts/lib/failover/observe";
-import { Progress } from "../../scripts/lib/failover/progress";
-import type { FailoverSides, RegionSide } from "../../scripts/lib/failover/region-side";
-import { plannedSwitch } from "../../scripts/lib/failover/switch-over";
 
 // How long the planned switch lets the new Region wait, from the numbers it reads (no AWS, no emulators: the sides
 // are in memory; the arithmetic is what an on-call engineer relies on).

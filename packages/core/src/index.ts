@@ -6,6 +6,7 @@ export * from "./claim/claim-table";
 export * from "./claim/sweep-expired-claims";
 export * from "./clock/clock";
 export * from "./config/config";
+export * from "./config/psp-access";
 export * from "./device/delete-device";
 export * from "./device/device";
 export * from "./device/device-store";

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { type Conditions, createConditions } from "./conditions";
+import type { Dialect } from "./dialect-name";
 import { createIdempotencyStore, type IdempotencyStore } from "./idempotency-store";
 import { createLedger, type Ledger } from "./ledger";
-import type { Dialect, ResolvedOptions } from "./options";
+import type { ResolvedOptions } from "./options";
 import { createRateLimiter, type RateLimiter } from "./rate-limiter";
 import { createSleeper, type Sleeper } from "./sleeper";
 import { createStats, type StatsCounter } from "./stats";

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Call } from "./context";
+import type { Dialect } from "./dialect-name";
 import { type JsonReply, send } from "./http-io";
-import type { Dialect } from "./options";
 
 /**
  * Which dialect a request speaks: PaymentIntents are Stripe's alone, and `/v1/refunds` is Stripe's when its body

@@ -1,7 +1,10 @@
+import type { Dialect } from "./dialect-name";
 import { newId } from "./ids";
 import type { Charge, Refund } from "./ledger";
-import type { Dialect } from "./options";
+import type { Occurrence, Origin } from "./occurrence";
 import { type StripeEvent, stripeEventOf } from "./stripe/stripe-events";
+
+export type { Occurrence, Origin } from "./occurrence";
 
 /** The event types the PSP sends to the webhook endpoint. */
 export type PspEventType = "charge.succeeded" | "charge.failed" | "refund.succeeded";
@@ -26,17 +29,6 @@ export interface PspEvent {
 
 /** A webhook event in either dialect, as an instance sends it. */
 export type WebhookEvent = PspEvent | StripeEvent;
-
-/** What happened in the ledger, before it is written as an event of the instance's dialect. */
-export type Occurrence =
-  | { kind: "charge"; charge: Charge }
-  | { kind: "refund"; charge: Charge; refund: Refund };
-
-/** The request an occurrence came from, which Stripe's events name. */
-export interface Origin {
-  requestId: string;
-  idempotencyKey: string;
-}
 
 function chargeSummary(c: Charge): PspEvent["data"]["charge"] {
   return {

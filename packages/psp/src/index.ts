@@ -1,13 +1,12 @@
 export { DECLINED_PAYMENT_METHOD } from "./charge-routes";
+export type { Dialect } from "./dialect-name";
 export type { PspEvent, PspEventType, WebhookEvent } from "./events";
+export type { ChargeSummary, RefundSummary } from "./ledger";
 export type {
-  ChargeSummary,
-  Dialect,
   FakePsp,
   FakePspOptions,
   PspFaultName,
   RateLimits,
-  RefundSummary,
   WebhookDelivery,
   WebhookRetry,
 } from "./options";

@@ -1,5 +1,3 @@
-import type { ChargeSummary, RefundSummary } from "./options";
-
 /** A charge as the PSP keeps it; `account` is the secret key that created it and never leaves the PSP. */
 export interface Charge {
   id: string;
@@ -39,6 +37,23 @@ export interface Refund {
   created: number;
   /** Stripe's metadata of a refund made in its dialect. */
   metadata?: Record<string, string>;
+}
+
+/** A succeeded charge as tests and `/_local/psp/charges` see it. */
+export interface ChargeSummary {
+  id: string;
+  idempotency_key: string;
+  reference: string;
+  amount: number;
+  currency: string;
+  refunded: boolean;
+}
+
+/** A refund as tests see it. */
+export interface RefundSummary {
+  id: string;
+  charge: string;
+  idempotency_key: string;
 }
 
 interface Owned<T> {

@@ -1,5 +1,7 @@
 import { type Clock, clock, peekFault, takeFault } from "@eo/core";
+import type { Dialect } from "./dialect-name";
 import type { WebhookEvent } from "./events";
+import type { ChargeSummary, RefundSummary } from "./ledger";
 import type { PspStats } from "./stats";
 
 /** The faults the fake PSP consults, a subset of the names `@eo/core` arms. */
@@ -39,9 +41,6 @@ export interface FakePspOptions {
   searchLagMs?: number;
 }
 
-/** The generic dialect of the contract, or Stripe's. */
-export type Dialect = "generic" | "stripe";
-
 /** Backoff for webhook deliveries: `baseMs` doubling per attempt, capped at `maxMs`. */
 export interface WebhookRetry {
   baseMs: number;
@@ -55,23 +54,6 @@ export interface WebhookRetry {
 export interface RateLimits {
   perAccount: number;
   perEndpoint: number;
-}
-
-/** A succeeded charge as tests and `/_local/psp/charges` see it. */
-export interface ChargeSummary {
-  id: string;
-  idempotency_key: string;
-  reference: string;
-  amount: number;
-  currency: string;
-  refunded: boolean;
-}
-
-/** A refund as tests see it. */
-export interface RefundSummary {
-  id: string;
-  charge: string;
-  idempotency_key: string;
 }
 
 /** One webhook attempt; `status` is "error" when no HTTP answer came back. */

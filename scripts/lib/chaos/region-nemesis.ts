@@ -1,6 +1,5 @@
-import { LOCAL_FAILOVER_SETTINGS, localSides } from "../failover/local-sides";
-import { Progress } from "../failover/progress";
-import { type FailoverOutcome, runFailover } from "../failover/run-failover";
+import { type FailoverOutcome, Progress, runFailover } from "@eo/core/failover";
+import { LOCAL_FAILOVER_SETTINGS, localSides } from "../../../packages/local/src/region/local-sides";
 import type { ChaosApi } from "./chaos-api";
 import type { History } from "./history";
 import {

@@ -1,16 +1,9 @@
 import { DynamoRegionControlStore, type RegionControl, type RegionRole } from "@eo/core";
+import type { AuthoritySide } from "@eo/core/failover";
 import { dynamoIn } from "./clients";
 import { type Target, TargetError } from "./target";
 
-/** The one authority both Regions read: where it is, and its record. */
-export interface AuthoritySide {
-  /** Where it lives, for the output: `MRSC table effectively-once-Control (us-east-1, us-west-2; witness us-east-2)`. */
-  where: string;
-  /** The record, strongly consistent; throws when the authority cannot be reached. */
-  read(): Promise<RegionControl | undefined>;
-  /** Writes `next` if the record's epoch is still below it; false if a newer decision is there. */
-  write(next: RegionControl): Promise<boolean>;
-}
+export type { AuthoritySide } from "@eo/core/failover";
 
 /**
  * The authority through whichever of its Regions answers first: in MRSC mode each replica's strongly consistent

@@ -1,19 +1,14 @@
-import { type PspDialect, pspDialectOf, STRIPE_API_URL } from "@eo/core";
+import { type PspAccess, pspDialectOf, STRIPE_API_URL } from "@eo/core";
 import { Resource } from "sst/resource";
 import { type Target, TargetError } from "./target";
+
+export type { PspAccess } from "@eo/core";
 
 type Linked = Record<string, { value?: unknown; stage?: unknown } | undefined>;
 
 /** The local stack's PSP keys: the ones `npm start` hands its handlers (packages/local handler-env.ts). */
 const LOCAL_API_KEY = "sk_local";
 const LOCAL_STRIPE_KEY = "sk_test_local";
-
-/** Where a script reaches the target's PSP: its URL, its API key, and the dialect it speaks. */
-export interface PspAccess {
-  url: string;
-  apiKey: string;
-  psp: PspDialect;
-}
 
 /**
  * The PSP's URL, API key and dialect for a target. The dialect is the target's (the stage outputs' or the local

@@ -1,6 +1,6 @@
 import { Refusal } from "../payment/payment-errors";
 import type { Device } from "./device";
-import type { DeviceDeps } from "./register-device";
+import type { DeviceDeps } from "./device-deps";
 
 /** What deleting a device did: the device, and whether its provider endpoint was deleted too. */
 export interface DeletedDevice {

@@ -5,18 +5,13 @@ import { loadConfig } from "../config/config";
 import { Refusal } from "../payment/payment-errors";
 import { deleteDevice } from "./delete-device";
 import { type Device, type DeviceRequest, deviceIdOf, type TokenHolder } from "./device";
+import type { DeviceDeps } from "./device-deps";
 import { type DeviceStore, DynamoDeviceStore, type InstallationGuard } from "./device-store";
 import { DynamoInstallations } from "./dynamo-installations";
 import { type Installation, type InstallationStore, installationKey, isStale } from "./installation";
 import { type EnsuredEndpoint, type PushEndpoints, SnsPushEndpoints } from "./push-endpoints";
 
-/** What registering a device runs on. */
-export interface DeviceDeps {
-  devices: DeviceStore;
-  endpoints: PushEndpoints;
-  installations: InstallationStore;
-  clock: Clock;
-}
+export type { DeviceDeps } from "./device-deps";
 
 /**
  * Registers a caller's device token: the platform endpoint first (taken over if another caller held the token),

@@ -1,6 +1,5 @@
 import { merchantShardPk, shardOf } from "../merchant/balance-shards";
-import type { Channel, NotificationIntent } from "../notification/intent";
-import type { EmailSendRecord, FinalIntentState } from "../notification/intent-store";
+import type { Channel, EmailSendRecord, FinalIntentState, NotificationIntent } from "../notification/intent";
 import type { PaymentEvent } from "../outbox/payment-event";
 
 /** The credit record, in the item collection of the balance shard it was added to. */

@@ -2,18 +2,16 @@ import { BatchGetCommand, type DynamoDBDocumentClient, PutCommand } from "@aws-s
 import { isConditionFailure } from "../aws/document-client";
 import { eventRecordKey, type IntentMark, intentMarkKey, type StoredIntent } from "../inbox/event-record";
 import type { PaymentEvent } from "../outbox/payment-event";
-import { CHANNELS, type Channel, type IntentState, intentsOf, type NotificationIntent } from "./intent";
+import {
+  CHANNELS,
+  type Channel,
+  type EmailSendRecord,
+  type FinalIntentState,
+  intentsOf,
+  type NotificationIntent,
+} from "./intent";
 
-/** The states an intent ends in. */
-export type FinalIntentState = Exclude<IntentState, "PENDING">;
-
-/** The email send record: written with the SENT mark as soon as the provider accepted the email. */
-export interface EmailSendRecord {
-  event_id: string;
-  message_id: string;
-  to: string;
-  sent_at: number;
-}
+export type { EmailSendRecord, FinalIntentState } from "./intent";
 
 /** Reads intents and finishes them by compare-and-set; keeps the email send record with the email's mark. */
 export interface IntentStore {

@@ -11,6 +11,17 @@ export const CHANNELS: readonly Channel[] = ["push", "email"];
  */
 export type IntentState = "PENDING" | "SENT" | "SUPPRESSED" | "FAILED";
 
+/** The states an intent ends in. */
+export type FinalIntentState = Exclude<IntentState, "PENDING">;
+
+/** The email send record: written with the SENT mark as soon as the provider accepted the email. */
+export interface EmailSendRecord {
+  event_id: string;
+  message_id: string;
+  to: string;
+  sent_at: number;
+}
+
 /** A notification intent: written with the credit, so that "should I send?" has a durable answer (Part 7). */
 export interface NotificationIntent {
   event_id: string;

@@ -1,10 +1,10 @@
 import type { PaymentRow } from "../ledger/ledger-items";
+import type { ChargePayload } from "./charge-payload";
 import { type ChargeFound, chargedSinceVoid, type EpochContext } from "./charged-elsewhere";
 import type { PaymentDeps } from "./payment-deps";
 import type { KeyVoided } from "./payment-errors";
 import { unsafeTrustInheritedVoidOnPay } from "./payment-test-switches";
 import { type Rendered, renderFinal, renderPayment, renderProcessing } from "./render-payment";
-import type { ChargePayload } from "./take-payment";
 
 /**
  * Answers a POST /payments whose key is voided: 409 key-voided, unless the void is of an earlier Region epoch

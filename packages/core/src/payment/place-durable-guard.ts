@@ -3,9 +3,9 @@ import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { documentClient } from "../aws/document-client";
 import { claimContext } from "../claim/claim-context";
 import { type PaymentRow, paymentKey } from "../ledger/ledger-items";
+import type { ChargePayload } from "./charge-payload";
 import type { PaymentDeps } from "./payment-deps";
 import { KeyVoided, Refusal } from "./payment-errors";
-import type { ChargePayload } from "./take-payment";
 
 /**
  * Writes the payment row and its locator before any PSP call (Part 3, step 3). On a conflict the

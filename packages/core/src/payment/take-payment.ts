@@ -13,6 +13,7 @@ import { paymentIdOf, scopeOf } from "../ids/derive-ids";
 import type { Slot } from "../psp-budget/psp-budget";
 import { countPspCall, slotWaitMs } from "../psp-budget/within-budget";
 import { answerVoidedKey } from "./answer-voided-key";
+import type { ChargePayload } from "./charge-payload";
 import type { EpochContext } from "./charged-elsewhere";
 import { keepPlace } from "./keep-place";
 import type { PaymentDeps } from "./payment-deps";
@@ -25,6 +26,8 @@ import { type Rendered, renderFinal, renderPayment, renderProcessing } from "./r
 import { replayCharge } from "./replay-charge";
 import { settleCharge } from "./settle-charge";
 
+export type { ChargePayload } from "./charge-payload";
+
 export interface TakePaymentInput {
   caller: string;
   key: string;
@@ -32,18 +35,6 @@ export interface TakePaymentInput {
   email?: string;
   /** The arrival stamp (API Gateway's requestContext.timeEpoch). */
   arrivalMs: number;
-}
-
-/** What the claimed work receives: JSON only, because Powertools hashes and stores it. */
-export interface ChargePayload {
-  scope: string;
-  fingerprint: string;
-  payment_id: string;
-  caller: string;
-  key: string;
-  request: PaymentRequest;
-  email?: string;
-  deadline_at: number;
 }
 
 /**

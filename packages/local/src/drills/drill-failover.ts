@@ -1,7 +1,6 @@
 import type { PspDialect, RegionRole } from "@eo/core";
-import { LOCAL_FAILOVER_SETTINGS, localSides } from "../../../../scripts/lib/failover/local-sides";
-import { Progress } from "../../../../scripts/lib/failover/progress";
-import { runFailover } from "../../../../scripts/lib/failover/run-failover";
+import { Progress, runFailover } from "@eo/core/failover";
+import { LOCAL_FAILOVER_SETTINGS, localSides } from "../region/local-sides";
 import { localSecrets } from "../stack/handler-env";
 import type { LocalStack } from "../stack/start-stack";
 

@@ -1,5 +1,5 @@
-import type { Occurrence, Origin } from "../events";
 import { newId } from "../ids";
+import type { Occurrence, Origin } from "../occurrence";
 import {
   chargeObjectOf,
   intentObjectOf,

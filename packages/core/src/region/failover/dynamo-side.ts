@@ -6,7 +6,9 @@ import {
   PutCommand,
   ScanCommand,
 } from "@aws-sdk/lib-dynamodb";
-import { countLedgerIndex, outboxIndexPks, type RegionRole, sweepIndexPks } from "@eo/core";
+import type { RegionRole } from "../../config/switches";
+import { countLedgerIndex } from "../../ledger/count-index";
+import { outboxIndexPks, sweepIndexPks } from "../../ledger/index-shards";
 import type { RegionSide } from "./region-side";
 
 /** One Region's tables, as the failover script finds them (SST outputs, flags, or the local stack's names). */

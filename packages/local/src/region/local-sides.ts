@@ -1,9 +1,10 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DynamoRegionControlStore, type RegionRole } from "@eo/core";
-import type { Target } from "../target/target";
-import { dynamoSide } from "./dynamo-side";
-import type { FailoverSides, RegionSide } from "./region-side";
+import { dynamoSide, type FailoverSides, type RegionSide } from "@eo/core/failover";
+
+// The local stack's side of the failover: it knows `/_local`, which the core does not, and the drills here and
+// `npm run failover -- --local` (scripts/) both use it.
 
 /** Where the local stack is: `npm start`'s ports unless flags or the environment say otherwise. */
 export interface LocalTargets {
@@ -32,18 +33,6 @@ export const LOCAL_FAILOVER_SETTINGS = {
   rounds: 3,
   verifyHours: 1,
 } as const;
-
-/** The failover's view of the local stack as the shared target finds it (`--local`: its ports). */
-export function localTargetsOf(t: Target): LocalTargets {
-  const api = (role: RegionRole) => t.regions[role].api ?? "";
-  if (!t.local) throw new Error(`${t.where} is not the local stack`);
-  return {
-    dynamodb: t.local.dynamodb,
-    apis: { primary: api("primary"), standby: api("standby") },
-    regions: { primary: t.regions.primary.region, standby: t.regions.standby.region },
-    authorityRegion: t.authority.regions[0],
-  };
-}
 
 const clientIn = (t: LocalTargets, region: string) =>
   DynamoDBDocumentClient.from(

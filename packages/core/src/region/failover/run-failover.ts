@@ -1,4 +1,4 @@
-import type { RegionRole } from "@eo/core";
+import type { RegionRole } from "../../config/switches";
 import { describe, type Observed, observe } from "./observe";
 import { type Numbers, preChecks } from "./pre-checks";
 import type { Progress } from "./progress";

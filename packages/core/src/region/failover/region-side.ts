@@ -1,7 +1,15 @@
-import type { RegionControl, RegionRole } from "@eo/core";
-import type { AuthoritySide } from "../target/authority";
+import type { RegionRole } from "../../config/switches";
+import type { RegionControl } from "../region-control";
 
-export type { AuthoritySide } from "../target/authority";
+/** The one authority both Regions read: where it is, and its record. */
+export interface AuthoritySide {
+  /** Where it lives, for the output: `MRSC table effectively-once-Control (us-east-1, us-west-2; witness us-east-2)`. */
+  where: string;
+  /** The record, strongly consistent; throws when the authority cannot be reached. */
+  read(): Promise<RegionControl | undefined>;
+  /** Writes `next` if the record's epoch is still below it; false if a newer decision is there. */
+  write(next: RegionControl): Promise<boolean>;
+}
 
 /** What the failover script can learn about and do to one Region, locally or in AWS (data-plane calls only). */
 export interface RegionSide {

@@ -1,4 +1,4 @@
-import type { RegionRole } from "@eo/core";
+import type { RegionRole } from "../../config/switches";
 import type { Numbers } from "./pre-checks";
 import type { Progress } from "./progress";
 

@@ -1,4 +1,5 @@
-import type { RegionControl, RegionRole } from "@eo/core";
+import type { RegionRole } from "../../config/switches";
+import type { RegionControl } from "../region-control";
 import type { Observed } from "./observe";
 import { measureLag, type Numbers } from "./pre-checks";
 import type { Progress } from "./progress";

@@ -1,4 +1,4 @@
-import type { RegionRole } from "@eo/core";
+import type { RegionRole } from "../../config/switches";
 import type { Progress } from "./progress";
 import type { RegionSide } from "./region-side";
 

@@ -1,5 +1,6 @@
-import { pspCharges, stripePspCharges } from "@eo/core";
-import type { PspAccess } from "../target/psp-access";
+import type { PspAccess } from "../../config/psp-access";
+import { pspCharges } from "../../reconcile/http-psp-charges";
+import { stripePspCharges } from "../../reconcile/stripe-psp-charges";
 import type { Progress } from "./progress";
 import type { RegionSide } from "./region-side";
 

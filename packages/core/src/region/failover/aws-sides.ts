@@ -1,25 +1,39 @@
 import { CloudWatchClient, GetMetricStatisticsCommand } from "@aws-sdk/client-cloudwatch";
 import { InvokeCommand, LambdaClient } from "@aws-sdk/client-lambda";
-import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import type { RegionRole } from "@eo/core";
-import { targetAuthority } from "../target/authority";
-import { dynamoIn } from "../target/clients";
-import type { Target } from "../target/target";
-import { dynamoSide } from "./dynamo-side";
-import type { FailoverSides, RegionSide } from "./region-side";
+import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+import type { RegionRole } from "../../config/switches";
+import { dynamoSide, type RegionTables } from "./dynamo-side";
+import type { AuthoritySide, FailoverSides, RegionSide } from "./region-side";
+
+/** One Region of a stage as its outputs name it: its AWS Region, its tables and its scheduled functions. */
+export interface AwsRegionNames extends RegionTables {
+  region: string;
+  resolver?: string;
+  sweeps?: string;
+}
+
+/** A stage as the failover reaches it; the operator's target finder builds it from the outputs. */
+export interface AwsStage {
+  /** For the messages: `stage production (.sst/outputs.json)`. */
+  where: string;
+  regions: Record<RegionRole, AwsRegionNames>;
+  authority: AuthoritySide;
+  /** A document client on DynamoDB in a Region, with the operator's credentials. */
+  dynamoIn(region: string): DynamoDBDocumentClient;
+}
 
 /**
  * Both Regions of a stage (its outputs), through DynamoDB, Lambda Invoke and CloudWatch reads only: nothing here
  * needs a control plane or a deploy.
  */
-export function awsSides(target: Target): FailoverSides {
+export function awsSides(target: AwsStage): FailoverSides {
   const side = (role: RegionRole): RegionSide => {
     const t = target.regions[role];
     const { resolver, sweeps } = t;
     if (!resolver || !sweeps) throw new Error(`${target.where} names no resolver or sweeps in ${role}`);
     // Short timeouts and few retries: a Region that does not answer is a finding, not a reason to hang at 3 a.m.
     const base = { region: t.region, maxAttempts: 2, requestHandler: { requestTimeout: 5_000 } };
-    const db = dynamoIn(target, t.region);
+    const db = target.dynamoIn(t.region);
     const lambda = new LambdaClient({ ...base, requestHandler: { requestTimeout: 120_000 } });
     const cloudwatch = new CloudWatchClient(base);
     const inner = dynamoSide(role, t.region, db, t, {
@@ -70,5 +84,5 @@ export function awsSides(target: Target): FailoverSides {
       },
     };
   };
-  return { primary: side("primary"), standby: side("standby"), authority: targetAuthority(target) };
+  return { primary: side("primary"), standby: side("standby"), authority: target.authority };
 }

@@ -1,4 +1,5 @@
-import type { RegionControl, RegionRole } from "@eo/core";
+import type { RegionRole } from "../../config/switches";
+import type { RegionControl } from "../region-control";
 import type { FailoverSides } from "./region-side";
 
 /** What the authority says, whether it answered, and which Regions answered at all. */
