@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { localSecrets } from "../../packages/local/src/stack/handler-env";
 import type { LocalStack } from "../../packages/local/src/stack/start-stack";
 
 // What someone else does at the PSP (a charge our ledger never heard of, a refund from the PSP's dashboard), in the
 // dialect the stack's fake PSP speaks, for the account our handlers use (the fake keeps an account per secret key).
-const KEYS = { generic: "sk_local", stripe: "sk_test_local" } as const;
+const keyOf = (stack: LocalStack) =>
+  (stack.pspDialect === "stripe" ? localSecrets().StripeSecretKey : localSecrets().PspApiKey) as string;
 
 async function post(
   stack: LocalStack,
@@ -14,7 +16,7 @@ async function post(
   return fetch(`${stack.psp.url}${path}`, {
     method: "POST",
     headers: {
-      authorization: `Bearer ${KEYS[stack.pspDialect]}`,
+      authorization: `Bearer ${keyOf(stack)}`,
       "idempotency-key": randomUUID(),
       "content-type": stripe ? "application/x-www-form-urlencoded" : "application/json",
     },

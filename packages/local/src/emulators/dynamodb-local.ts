@@ -19,23 +19,24 @@ export function dynamoDbLocalDir(): string {
   return join(lib, dist);
 }
 
-/** Checks that a Java 17+ runtime that can run a single-file source program is on the PATH. */
-export function checkJava(): void {
+/** Checks that a Java 17+ runtime that can run a single-file source program is on the PATH; answers its version text. */
+export function checkJava(): string {
   const r = spawnSync("java", ["-version"], { encoding: "utf8" });
   if (r.error) throw new Error("Java 17+ not found: install openjdk-17-jdk-headless");
   const out = `${r.stderr}${r.stdout}`;
   const major = Number(/version "(\d+)/.exec(out)?.[1] ?? 0);
   if (major < 17)
     throw new Error(`Java 17+ needed, found "${out.split("\n")[0]}": install openjdk-17-jdk-headless`);
+  return out;
 }
 
 /** Starts DynamoDB Local in memory on 127.0.0.1:port; each access key + Region pair is its own database. */
 export async function startDynamoDbLocal(port: number): Promise<ManagedProcess> {
-  checkJava();
+  const javaVersion = checkJava();
   const dir = dynamoDbLocalDir();
   if (!existsSync(launcher)) throw new Error(`missing ${launcher}`);
   const jar = join(dir, "DynamoDBLocal.jar");
-  const classes = compiledLauncher(launcher, jar);
+  const classes = compiledLauncher(launcher, jar, javaVersion);
   return spawnService({
     name: "dynamodb-local",
     command: "java",
