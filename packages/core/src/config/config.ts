@@ -1,3 +1,4 @@
+import { isDeploymentName } from "../payment/stripe-deployment";
 import { type PspDialect, pspDialectOf, STRIPE_API_URL } from "./psp-dialect";
 import { pspSecret } from "./psp-secrets";
 import {
@@ -36,6 +37,12 @@ export interface AppConfig extends Tunables {
   claimMode: ClaimMode;
   /** The dialect the stage's PSP speaks (env PSP, `generic` by default): which adapter calls it, which webhooks come. */
   psp: PspDialect;
+  /**
+   * The deployment's name (env DEPLOYMENT_NAME; the stacks set `{app}-{stage}`): on a Stripe account that several
+   * stages share, it goes into every object's metadata and key, lookups filter on it, and another's events are
+   * ignored. Absent: one deployment per account, keys exactly as the contract derives them.
+   */
+  deployment?: string;
   /** The PSP's API (required for `generic`; for `stripe` it defaults to Stripe's own, the local fake sets it). */
   pspUrl: string;
   /**
@@ -112,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     consumerTable: readRequired(env, "CONSUMER_TABLE"),
     eventsQueueUrl: readRequired(env, "EVENTS_QUEUE_URL"),
     claimMode: claimModeOf(env),
+    ...deploymentOf(env),
     psp,
     pspUrl: psp === "stripe" && !env.PSP_URL?.trim() ? STRIPE_API_URL : readRequired(env, "PSP_URL"),
     get pspApiKey() {
@@ -125,6 +133,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     ...loadTunables(env),
   };
+}
+
+function deploymentOf(env: NodeJS.ProcessEnv): { deployment?: string } {
+  const name = env.DEPLOYMENT_NAME?.trim();
+  if (!name) return {};
+  if (!isDeploymentName(name))
+    throw new ConfigError(
+      `DEPLOYMENT_NAME=${name} must be 1 to 63 letters, digits, - or _ (it goes into Stripe metadata and keys)`,
+    );
+  return { deployment: name };
 }
 
 /** The tunables from the environment, each with its shipped default. */
