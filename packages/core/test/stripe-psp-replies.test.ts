@@ -75,9 +75,11 @@ describe("every Stripe error class onto the port's replies", () => {
     });
     expect(refundErrorReply(auth, "k")).toMatchObject({ kind: "misconfigured", status: 401 });
     expect(lookupErrorReply(denied)).toMatchObject({ kind: "misconfigured", status: 403 });
-    expect(refundErrorReply(auth, "k").kind === "misconfigured" && refundErrorReply(auth, "k")).toMatchObject({
-      reason: expect.stringMatching(/STRIPE_SECRET_KEY.*key k|key k.*STRIPE_SECRET_KEY/),
-    });
+    expect(refundErrorReply(auth, "k").kind === "misconfigured" && refundErrorReply(auth, "k")).toMatchObject(
+      {
+        reason: expect.stringMatching(/STRIPE_SECRET_KEY.*key k|key k.*STRIPE_SECRET_KEY/),
+      },
+    );
   });
 
   it("a lookup's invalid request settles nothing: unknown", () => {

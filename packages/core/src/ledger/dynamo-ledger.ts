@@ -209,7 +209,13 @@ export class DynamoLedger implements LedgerPort {
           UpdateExpression: `SET ${isSwept(state) ? "gsi1pk = :pk, " : ""}gsi1sk = :at, resolver_error = :e ADD resolver_failures :one`,
           ConditionExpression: "#state = :state",
           ExpressionAttributeNames: { "#state": "state" },
-          ExpressionAttributeValues: { ":at": padTime(retryAt), ":state": state, ":e": error, ":one": 1, ...index },
+          ExpressionAttributeValues: {
+            ":at": padTime(retryAt),
+            ":state": state,
+            ":e": error,
+            ":one": 1,
+            ...index,
+          },
           ReturnValues: "UPDATED_NEW",
         }),
       );

@@ -37,7 +37,13 @@ export async function replayCharge(
     return judgeLookup(deps, row, await lookup());
   const { amount, currency, payment_method } = row;
   // The body the payment was first sent with: a replay under its key must be the same request (absent: version 1).
-  const params = { amount, currency, payment_method, reference: row.payment_id, bodyVersion: row.body_version ?? 1 };
+  const params = {
+    amount,
+    currency,
+    payment_method,
+    reference: row.payment_id,
+    bodyVersion: row.body_version ?? 1,
+  };
   const key = chargeKeyOf(row.payment_id);
   const reply = await budgeted("POST /v1/charges", call.slot, (t) =>
     deps.psp.charge(key, params, t, call.origin),
@@ -77,7 +83,8 @@ function judgeLookup(deps: PaymentDeps, row: PaymentRow, reply: PspReply, saved?
   if (saved?.definite && !unsafeDefiniteRefusalWaits())
     return { kind: "declined", declineCode: saved.code ?? `http_${saved.status}` };
   const now = deps.clock.now();
-  const settleS = saved && saved.status >= 500 ? deps.config.pspSaved5xxSettleS : deps.config.pspNotFoundSettleS;
+  const settleS =
+    saved && saved.status >= 500 ? deps.config.pspSaved5xxSettleS : deps.config.pspNotFoundSettleS;
   const since = Math.max(row.created_at, row.first_not_found_at ?? now);
   return now - since >= settleS * 1000 ? { kind: "declined", declineCode: NO_CHARGE_AT_PSP } : reply;
 }

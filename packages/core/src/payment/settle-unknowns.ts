@@ -38,7 +38,13 @@ export interface ResolverReport {
    * Rows whose settle threw this pass: each went to the back of the index with a growing wait, its failures counted
    * on the row; `poison` once it has failed POISON_AFTER times (the ResolverPoisonRows alarm).
    */
-  failed: Array<{ payment_id: string; state: PaymentState; failures: number; poison: boolean; error: string }>;
+  failed: Array<{
+    payment_id: string;
+    state: PaymentState;
+    failures: number;
+    poison: boolean;
+    error: string;
+  }>;
   /** Rows the PSP refused our credentials for (401/403): left as they are, for the configuration alarm. */
   misconfigured: Array<{ payment_id: string; reason: string }>;
 }
@@ -130,7 +136,8 @@ async function passStep(
   if (after.state !== row.state)
     report.settled.push({ payment_id: row.payment_id, from: row.state, to: after.state });
   else report.unresolved.push({ payment_id: row.payment_id, state: row.state });
-  if (reply.kind === "misconfigured") report.misconfigured.push({ payment_id: row.payment_id, reason: reply.reason });
+  if (reply.kind === "misconfigured")
+    report.misconfigured.push({ payment_id: row.payment_id, reason: reply.reason });
   return reply.kind === "rate-limited" ? "rate-limited" : "next";
 }
 

@@ -1,6 +1,6 @@
 import Stripe from "stripe";
-import type { PspReply } from "./psp-port";
 import { countSignal } from "../signals/signal-sink";
+import type { PspReply } from "./psp-port";
 import { retryAfterMsOf } from "./psp-replies";
 
 const E = Stripe.errors;
@@ -20,7 +20,9 @@ export function chargeErrorReply(err: unknown, key: string): PspReply {
   if (err instanceof E.StripeInvalidRequestError) {
     const status = err.statusCode ?? 400;
     const code = err.code ?? err.rawType ?? `http_${status}`;
-    return status === 400 ? { kind: "saved-error", status, definite: true, code } : { kind: "saved-error", status };
+    return status === 400
+      ? { kind: "saved-error", status, definite: true, code }
+      : { kind: "saved-error", status };
   }
   return unknownOf(err);
 }
@@ -87,7 +89,11 @@ function misconfigured(err: StripeError, key: string): PspReply {
   const call = key === "" ? "a lookup" : `the call under key ${key}`;
   // The configuration alarm's metric (PspConfigErrors): every call of the stage fails alike until a person fixes it.
   countSignal("PspConfigErrors");
-  return { kind: "misconfigured", status, reason: `Stripe answered ${status} to ${call}: ${what} (${err.message})` };
+  return {
+    kind: "misconfigured",
+    status,
+    reason: `Stripe answered ${status} to ${call}: ${what} (${err.message})`,
+  };
 }
 
 function unknownOf(err: unknown): PspReply {
