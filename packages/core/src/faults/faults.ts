@@ -10,6 +10,7 @@ export type FaultName =
   | "psp_delay_ms"
   | "psp_fail"
   | "psp_refund_refuse"
+  | "psp_refund_pending"
   | "psp_search_lag"
   | "psp_lookup_delay_ms"
   | "psp_outage_ms"
@@ -35,6 +36,7 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "psp_delay_ms",
   "psp_fail",
   "psp_refund_refuse",
+  "psp_refund_pending",
   "psp_search_lag",
   "psp_lookup_delay_ms",
   "psp_outage_ms",
@@ -120,6 +122,8 @@ export function armedFaults(): Record<string, { value: number | string; remainin
 const VALUED_FAULTS: readonly FaultName[] = [
   "psp_delay_ms",
   "psp_fail",
+  // How long (PSP clock, ms) the balance stays short before the pending refund succeeds; 0 waits for a top up.
+  "psp_refund_pending",
   "psp_lookup_delay_ms",
   "psp_webhook_late_ms",
   "psp_outage_ms",

@@ -1,4 +1,4 @@
-import type { Charge, Refund } from "../ledger";
+import type { Charge, Refund, RefundStatus } from "../ledger";
 
 /** The API version the fake answers as: stripe-node 23.2.0's pinned version, which events carry. */
 export const STRIPE_API_VERSION = "2026-11-18.endive";
@@ -50,7 +50,9 @@ export interface StripeRefund {
   currency: string;
   charge: string;
   payment_intent: string | null;
-  status: "succeeded";
+  status: RefundStatus;
+  pending_reason: string | null;
+  failure_reason: string | null;
   metadata: Record<string, string>;
   created: number;
 }
@@ -144,6 +146,8 @@ export function refundObjectOf(r: Refund, charge: Charge | undefined): StripeRef
     charge: charge ? chargeIdOf(charge) : r.charge,
     payment_intent: charge?.stripe ? charge.id : null,
     status: r.status,
+    pending_reason: r.status === "pending" ? (r.pending_reason ?? "processing") : null,
+    failure_reason: r.status === "failed" ? (r.failure_reason ?? "unknown") : null,
     metadata: r.metadata ?? (r.reference === undefined ? {} : { payment_id: r.reference }),
     created: r.created,
   };
