@@ -7,7 +7,8 @@ export interface Charge {
   payment_method: string;
   reference: string;
   idempotency_key: string;
-  status: "succeeded" | "failed";
+  /** `pending` only for a PaymentIntent waiting for the customer (`requires_action`) or still `processing`. */
+  status: "succeeded" | "failed" | "pending";
   /** Why a failed charge was declined, as its reply, webhook and lookup all report it. */
   decline_code?: string;
   refunded: boolean;
@@ -22,6 +23,10 @@ export interface IntentExtras {
   metadata: Record<string, string>;
   /** By the PSP's clock; search finds the intent only `searchLagMs` after it. */
   createdMs: number;
+  /** Why a `pending` intent is not final: the customer must authenticate, or the payment method is slow. */
+  waiting?: "requires_action" | "processing";
+  /** When (PSP clock, ms) a `processing` intent succeeds by itself. */
+  succeedsAtMs?: number;
 }
 
 /** A refund's status: Stripe's own; a generic refund is always `succeeded`. */
@@ -84,6 +89,8 @@ export interface Ledger {
   listCharges(account: string, reference?: string): Charge[];
   addRefund(account: string, refund: Refund): void;
   listRefunds(account: string, charge?: string): Refund[];
+  /** Every account that has made a charge. */
+  accounts(): string[];
   /** Every refund of every account with its account, oldest first. */
   allRefunds(): Array<{ account: string; record: Refund }>;
   succeededCharges(): ChargeSummary[];
@@ -107,6 +114,7 @@ export function createLedger(): Ledger {
         .filter((r) => r.account === account && (charge === undefined || r.record.charge === charge))
         .map((r) => r.record),
     allRefunds: () => [...refunds],
+    accounts: () => [...new Set(charges.map((c) => c.account))],
     succeededCharges: () =>
       charges
         .filter((c) => c.record.status === "succeeded")

@@ -11,6 +11,7 @@ export type PspFaultName =
   | "psp_fail"
   | "psp_refund_refuse"
   | "psp_refund_pending"
+  | "psp_intent_processing"
   | "psp_search_lag"
   | "psp_lookup_delay_ms"
   | "psp_outage_ms"
@@ -87,10 +88,11 @@ export interface FakePsp {
   /** Sends the events of charge reference `reference` (all when absent) again at once, oldest first; returns how many. */
   redeliverWebhooks(reference?: string): number;
   /**
-   * Makes every refund change that is due by the PSP's clock now, as a request or the PSP's own poll would;
-   * returns how many changed. A test that advances the clock calls it rather than wait for the poll.
+   * Makes every change due by the PSP's clock now (a `processing` intent succeeding, a pending refund settling, a
+   * refund of `pm_card_refundFail` failing), as the next request or the PSP's own 50 ms poll would; returns how
+   * many changed. A test that advances the clock calls it rather than wait for the poll.
    */
-  settleRefunds(): number;
+  settleDue(): number;
   /** Tops up every account's balance: each refund `pending` for `insufficient_funds` succeeds; returns how many. */
   topUpBalance(): number;
   /** Fails a `pending` or `succeeded` refund now (`failure_reason`, default `unknown`), as Stripe can later. */

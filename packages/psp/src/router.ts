@@ -8,8 +8,8 @@ import { handleKeyed } from "./keyed-request";
 import { SENT_AT_HEADER, sentAtOf } from "./rate-limiter";
 import { listRefunds, refundOperation } from "./refund-routes";
 import { SleepCancelled } from "./sleeper";
+import { settleDue } from "./stripe/due-changes";
 import { intentOfCharge } from "./stripe/payment-intent-read";
-import { settleDueRefunds } from "./stripe/refund-life";
 import { stripeRoute } from "./stripe/stripe-routes";
 
 /** The account a request is made for is its secret key, as with Stripe; no key means a shared default. */
@@ -85,7 +85,7 @@ export async function handleRequest(
   res: ServerResponse,
 ): Promise<void> {
   // Whatever fell due by the PSP's clock has happened before this request looks, as at a real PSP.
-  settleDueRefunds(ctx);
+  settleDue(ctx);
   const call = callOf(ctx, req, res);
   const origin = ctx.stats.arrived(req, res, call.url.pathname);
   const outage = ctx.conditions.outage(req.method === "POST");

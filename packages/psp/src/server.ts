@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { createContext, type PspContext } from "./context";
 import { type FakePsp, type FakePspOptions, resolveOptions } from "./options";
 import { handleRequest } from "./router";
-import { failRefund, settleDueRefunds, topUpBalance } from "./stripe/refund-life";
+import { settleDue } from "./stripe/due-changes";
+import { failRefund, topUpBalance } from "./stripe/refund-life";
 
 // Loopback only: the fake PSP has no authentication worth the name and must never be reachable from outside.
 const HOST = "127.0.0.1";
@@ -26,11 +27,11 @@ function close(server: Server): Promise<void> {
   });
 }
 
-// How often, in real time, the PSP looks for refund changes that its clock has made due (a clock moved by a test).
+// How often, in real time, the PSP looks for changes (intents, refunds) that its clock has made due (a clock moved by a test).
 const SETTLE_POLL_MS = 50;
 
 function facade(ctx: PspContext, server: Server, port: number): FakePsp {
-  const poll = setInterval(() => settleDueRefunds(ctx), SETTLE_POLL_MS);
+  const poll = setInterval(() => settleDue(ctx), SETTLE_POLL_MS);
   poll.unref();
   return {
     url: `http://${HOST}:${port}`,
@@ -44,7 +45,7 @@ function facade(ctx: PspContext, server: Server, port: number): FakePsp {
     webhooksPending: () => ctx.webhooks.pending(),
     webhookEvents: () => ctx.webhooks.events(),
     redeliverWebhooks: (reference) => ctx.webhooks.redeliver(reference),
-    settleRefunds: () => settleDueRefunds(ctx),
+    settleDue: () => settleDue(ctx),
     topUpBalance: () => topUpBalance(ctx),
     failRefund: (id, reason) => failRefund(ctx, id, reason),
     stats: () => ctx.stats.snapshot(),

@@ -101,7 +101,7 @@ describe("a refund Stripe fails after it succeeded (test card pm_card_refundFail
     const { intent, refund } = await refundOf(rig, "pm_card_refundFail");
     // act
     clock.advance(30_000);
-    const changed = rig.psp.settleRefunds();
+    const changed = rig.psp.settleDue();
     const read = await rig.stripe.refunds.retrieve(refund.id);
     const replay = await rig.stripe.refunds.create(
       { payment_intent: intent.id, metadata: { payment_id: "pay_1" } },

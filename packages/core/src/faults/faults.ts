@@ -11,6 +11,7 @@ export type FaultName =
   | "psp_fail"
   | "psp_refund_refuse"
   | "psp_refund_pending"
+  | "psp_intent_processing"
   | "psp_search_lag"
   | "psp_lookup_delay_ms"
   | "psp_outage_ms"
@@ -37,6 +38,7 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "psp_fail",
   "psp_refund_refuse",
   "psp_refund_pending",
+  "psp_intent_processing",
   "psp_search_lag",
   "psp_lookup_delay_ms",
   "psp_outage_ms",
@@ -124,6 +126,8 @@ const VALUED_FAULTS: readonly FaultName[] = [
   "psp_fail",
   // How long (PSP clock, ms) the balance stays short before the pending refund succeeds; 0 waits for a top up.
   "psp_refund_pending",
+  // How long (PSP clock, ms) the next PaymentIntent stays `processing` before it succeeds.
+  "psp_intent_processing",
   "psp_lookup_delay_ms",
   "psp_webhook_late_ms",
   "psp_outage_ms",

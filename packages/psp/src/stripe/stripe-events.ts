@@ -4,6 +4,7 @@ import type { Occurrence, Origin } from "../occurrence";
 import {
   chargeObjectOf,
   intentObjectOf,
+  intentStatusOf,
   refundObjectOf,
   STRIPE_API_VERSION,
   type StripeCharge,
@@ -15,6 +16,8 @@ import {
 export type StripeEventType =
   | "payment_intent.succeeded"
   | "payment_intent.payment_failed"
+  | "payment_intent.requires_action"
+  | "payment_intent.processing"
   | "charge.refunded"
   | "refund.updated"
   | "refund.failed"
@@ -58,9 +61,25 @@ export function stripeEventOf(occ: Occurrence, origin: Origin): StripeEvent {
   if (occ.kind === "refund") {
     return eventOf("charge.refunded", occ.refund.created, { object: chargeObjectOf(occ.charge) }, origin);
   }
-  const type =
-    occ.charge.status === "succeeded" ? "payment_intent.succeeded" : "payment_intent.payment_failed";
-  return eventOf(type, occ.charge.created, { object: intentObjectOf(occ.charge) }, origin);
+  return eventOf(
+    intentEventType(occ.charge),
+    occ.charge.created,
+    { object: intentObjectOf(occ.charge) },
+    origin,
+  );
+}
+
+function intentEventType(charge: Charge): StripeEventType {
+  const status = intentStatusOf(charge);
+  if (status === "succeeded") return "payment_intent.succeeded";
+  if (status === "requires_payment_method") return "payment_intent.payment_failed";
+  return `payment_intent.${status}`;
+}
+
+/** The event of a `processing` intent that has just succeeded by itself (no request behind it). */
+export function intentSucceededEvent(charge: Charge, created: number): StripeEvent {
+  const data = { object: intentObjectOf(charge), previous_attributes: { status: "processing" } };
+  return eventOf("payment_intent.succeeded", created, data, null);
 }
 
 /**
