@@ -78,6 +78,11 @@ export interface Tunables {
   pspKeyWindowS: number;
   /** How long after a charge attempt "not found by our reference" is taken as no charge (an index may lag). */
   pspNotFoundSettleS: number;
+  /**
+   * How long after a charge attempt a saved or final 5xx whose lookup finds nothing is taken as no charge: the PSP
+   * may still be finishing the request, so hours rather than the not-found settle's minutes (the reconcile confirms).
+   */
+  pspSaved5xxSettleS: number;
   /** How long a Region reuses its read of the Region control to decide whether to relay and run its jobs. */
   controlCacheMs: number;
   /** How stale that read may be when a write is checked against it (the fence); the failover's drain waits longer. */
@@ -162,6 +167,7 @@ export function loadTunables(env: NodeJS.ProcessEnv = process.env): Tunables {
     pspBookingHorizonS: num(env, "PSP_BOOKING_HORIZON_S", 60),
     pspKeyWindowS: num(env, "PSP_KEY_WINDOW_S", 86_400),
     pspNotFoundSettleS: num(env, "PSP_NOT_FOUND_SETTLE_S", 600),
+    pspSaved5xxSettleS: num(env, "PSP_SAVED_5XX_SETTLE_S", 4 * 3_600),
     controlCacheMs: num(env, "REGION_CONTROL_CACHE_MS", 2_000),
     fenceCacheMs: num(env, "REGION_FENCE_CACHE_MS", 250),
     // The stacks' longest function timeout (stacks/handlers.ts: 30 s).

@@ -12,6 +12,7 @@ const WRITES = [
   "move",
   "catchUp",
   "touchSweep",
+  "recordSettleFailure",
   "recordAnomaly",
   "rememberWebhookEvent",
 ] as const satisfies ReadonlyArray<keyof LedgerPort>;
