@@ -74,6 +74,9 @@ export function externalPsp(choice: ExternalPspChoice): FakePsp {
     webhookEvents: notKept("webhook events"),
     redeliverWebhooks: notKept("webhook events (resend one from there)"),
     stats: notKept("request counters"),
+    settleDue: () => 0,
+    topUpBalance: notKept("balances (top up in the dashboard)"),
+    failRefund: notKept("refunds (fail one with Stripe's test card pm_card_refundFail)"),
     stop: async () => undefined,
   };
 }
