@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { armFault, clearFaults } from "../src/faults/faults";
 import { PSP_BODY_VERSION } from "../src/psp/psp-port";
-import { createBodyOf } from "../src/psp/stripe-psp";
+import { createBodyOf } from "../src/psp/stripe-bodies";
 import { chargeOf, type StripeRig, sent, startStripeRig } from "./support/stripe-fake";
 
 let rig: StripeRig | undefined;

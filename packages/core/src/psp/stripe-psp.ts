@@ -1,7 +1,7 @@
 import type Stripe from "stripe";
 import { type Clock, clock as sharedClock } from "../clock/clock";
-import { type ChargeParams, PSP_BODY_VERSION, type PspOrigin, type PspPort, type PspReply } from "./psp-port";
-import { unsafeNewestPspBody } from "./psp-test-switches";
+import type { ChargeParams, PspOrigin, PspPort, PspReply } from "./psp-port";
+import { createBodyOf, stripeKeyOf } from "./stripe-bodies";
 import { createStripeClient, requestOptions, type StripeEndpoint, timed } from "./stripe-client";
 import { type AttemptWindow, findChargeByReference, findRefundOf, type LookupCall } from "./stripe-lookup";
 import { chargeErrorReply, intentReply, refundErrorReply, refundReply } from "./stripe-replies";
@@ -21,17 +21,26 @@ export class StripePsp implements PspPort {
     private readonly endpoint: StripeEndpoint = {},
     /** Our clock, which attempt windows are on (the local stack moves it forward, and the fake PSP with it). */
     private readonly clock: Clock = sharedClock,
+    /**
+     * The deployment's name on a Stripe account several stages share (DEPLOYMENT_NAME): from body version 2 it is in
+     * every object's metadata and prefixes every key, so that two stages never replay each other's saved results.
+     */
+    private readonly deployment?: string,
   ) {}
 
   async charge(key: string, params: ChargeParams, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
     const { stripe, apiKey } = this.use();
+    const sent = stripeKeyOf(key, params.bodyVersion, this.deployment);
     try {
       const res = await timed(timeoutMs, (t) =>
-        stripe.paymentIntents.create(createBodyOf(params), requestOptions(apiKey, t, origin, key)),
+        stripe.paymentIntents.create(
+          createBodyOf(params, this.deployment),
+          requestOptions(apiKey, t, origin, sent),
+        ),
       );
       return res.kind === "unknown" ? res : intentReply(res.value);
     } catch (err) {
-      return chargeErrorReply(err, key);
+      return chargeErrorReply(err, sent);
     }
   }
 
@@ -85,27 +94,4 @@ export class StripePsp implements PspPort {
     this.client ??= createStripeClient(key, this.endpoint);
     return { stripe: this.client, apiKey: typeof this.apiKey === "function" ? key : undefined };
   }
-}
-
-/**
- * The create-and-confirm body of a payment at the body version it was first sent with (absent: 1), so that a replay
- * under its key is the same request after a deploy that changed the body (Stripe answers another body under a key
- * with `idempotency_error` for 24 h).
- */
-export function createBodyOf(params: ChargeParams): Stripe.PaymentIntentCreateParams {
-  const version = unsafeNewestPspBody() ? PSP_BODY_VERSION : (params.bodyVersion ?? 1);
-  const v1: Stripe.PaymentIntentCreateParams = {
-    amount: params.amount,
-    // Stripe's currency codes are lowercase ISO 4217.
-    currency: params.currency.toLowerCase(),
-    payment_method: params.payment_method,
-    confirm: true,
-    // No redirects: the payment method is the buyer's card, and a payment that needs a return URL could only be
-    // left waiting (this API version has no `payment_method_types` on create, hence the automatic form).
-    automatic_payment_methods: { enabled: true, allow_redirects: "never" },
-    metadata: { payment_id: params.reference },
-  };
-  // Version 2: a card that needs authentication (3-D Secure) fails the attempt at once (`authentication_required`)
-  // instead of leaving a confirmable intent that nobody can complete, since we never hand out its client secret.
-  return version >= 2 ? { ...v1, error_on_requires_action: true } : v1;
 }
