@@ -25,6 +25,10 @@ export interface IntentExtras {
   createdMs: number;
   /** Why a `pending` intent is not final: the customer must authenticate, or the payment method is slow. */
   waiting?: "requires_action" | "processing";
+  /** The PaymentMethod's id as Stripe shows it: a new one for each use of a test shortcut. */
+  paymentMethodId?: string;
+  /** The customer the intent was made for, which lets its PaymentMethod be used again. */
+  customer?: string;
   /** When (PSP clock, ms) a `processing` intent succeeds by itself. */
   succeedsAtMs?: number;
 }

@@ -83,6 +83,11 @@ export function metadataOfRecord(c: Charge): Record<string, string> {
   return c.stripe?.metadata ?? { payment_id: c.reference };
 }
 
+/** The PaymentMethod id a record shows: the one made for its use of a test shortcut, or the client's own. */
+export function paymentMethodOf(c: Charge): string {
+  return c.stripe?.paymentMethodId ?? c.payment_method;
+}
+
 /** The id of the charge behind a record: a PaymentIntent's latest charge, or a generic charge itself. */
 export function chargeIdOf(c: Charge): string {
   return c.stripe?.latest_charge ?? c.id;
@@ -101,7 +106,7 @@ export function cardErrorOf(c: Charge): StripeCardErrorObject {
         ? "Your card was declined."
         : "Your card was declined. This transaction requires authentication.",
     charge: chargeIdOf(c),
-    payment_method: { id: c.payment_method, object: "payment_method", type: "card" },
+    payment_method: { id: paymentMethodOf(c), object: "payment_method", type: "card" },
     doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, "-")}`,
   };
 }
@@ -139,7 +144,7 @@ export function chargeObjectOf(c: Charge): StripeCharge {
     status: c.status,
     failure_code: c.status === "failed" ? cardErrorOf(c).code : null,
     payment_intent: c.stripe ? c.id : null,
-    payment_method: c.payment_method,
+    payment_method: paymentMethodOf(c),
     metadata: metadataOfRecord(c),
     created: c.created,
     livemode: false,
@@ -160,7 +165,7 @@ export function intentObjectOf(c: Charge, expand: string[] = []): StripeIntent {
     currency: c.currency,
     status,
     next_action: nextActionOf(c),
-    payment_method: c.payment_method,
+    payment_method: paymentMethodOf(c),
     payment_method_types: ["card"],
     capture_method: "automatic",
     confirmation_method: "automatic",
