@@ -27,6 +27,8 @@ export interface IntentExtras {
   waiting?: "requires_action" | "processing";
   /** The PaymentMethod's id as Stripe shows it: a new one for each use of a test shortcut. */
   paymentMethodId?: string;
+  /** The refunds of the intent's charge, oldest first (the same records as the ledger's). */
+  refunds?: Refund[];
   /** The customer the intent was made for, which lets its PaymentMethod be used again. */
   customer?: string;
   /** When (PSP clock, ms) a `processing` intent succeeds by itself. */

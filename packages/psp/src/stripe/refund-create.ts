@@ -59,6 +59,13 @@ function refundOf(ctx: PspContext, record: Charge, p: StripeRefundParams, key: s
   };
 }
 
+// A pending refund already counts against the charge at Stripe; only a failure gives its amount back.
+function keepRefund(ctx: PspContext, account: string, record: Charge, refund: Refund): void {
+  record.refunded = true;
+  ctx.ledger.addRefund(account, refund);
+  if (record.stripe) record.stripe.refunds = [...(record.stripe.refunds ?? []), refund];
+}
+
 function executeRefund(ctx: PspContext, account: string, p: StripeRefundParams, key: string): Outcome {
   const record = targetOf(ctx, account, p);
   if (!record) return { reply: resourceMissing(p.target.param, p.target.id, p.target.param), events: [] };
@@ -72,9 +79,7 @@ function executeRefund(ctx: PspContext, account: string, p: StripeRefundParams, 
     };
   }
   const refund = refundOf(ctx, record, p, key);
-  // A pending refund already counts against the charge at Stripe; only a failure gives its amount back.
-  record.refunded = true;
-  ctx.ledger.addRefund(account, refund);
+  keepRefund(ctx, account, record, refund);
   return {
     reply: jsonReply(200, refundObjectOf(refund, record)),
     events: [{ kind: "refund", charge: record, refund }],
@@ -116,8 +121,7 @@ export function dashboardRefund(ctx: PspContext, paymentIntentId: string): strin
   if (refusal(record)) throw new RangeError(`PaymentIntent ${paymentIntentId} cannot be refunded`);
   const params = { target: { param: "payment_intent" as const, id: record.id }, metadata: {}, body: {} };
   const refund = refundOf(ctx, record, params, "");
-  record.refunded = true;
-  ctx.ledger.addRefund(account, refund);
+  keepRefund(ctx, account, record, refund);
   ctx.webhooks.send(eventOf(ctx.opts.dialect, { kind: "refund", charge: record, refund }, null));
   return refund.id;
 }
