@@ -105,6 +105,7 @@ function executeIntent(ctx: PspContext, account: string, p: IntentParams, key: s
   if (reused) return reused;
   const record = recordOf(ctx, p, key);
   ctx.ledger.addCharge(account, record);
+  if (record.stripe?.succeedsAtMs !== undefined) ctx.ledger.watch(account, record);
   const intent = intentObjectOf(record, p.expand);
   // Serialised now, so a replay after a refund still shows the intent as first answered, as Stripe's does.
   const { type, message, ...error } = cardErrorOf(record);

@@ -64,6 +64,7 @@ function keepRefund(ctx: PspContext, account: string, record: Charge, refund: Re
   record.refunded = true;
   ctx.ledger.addRefund(account, refund);
   if (record.stripe) record.stripe.refunds = [...(record.stripe.refunds ?? []), refund];
+  if (refund.due) ctx.ledger.watch(account, refund);
 }
 
 function executeRefund(ctx: PspContext, account: string, p: StripeRefundParams, key: string): Outcome {
