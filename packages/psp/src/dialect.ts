@@ -23,14 +23,22 @@ export function dialectOf(req: IncomingMessage, url: URL, isIntentCharge: (id: s
 }
 
 /**
- * Adds `Stripe-Should-Retry` to an error as Stripe does: true when a retry can do better (429, a key in use, a
- * fresh 5xx), false when it cannot (a 4xx, or any saved answer replayed).
+ * Adds `Stripe-Should-Retry` where Stripe's idempotency layer sends it (stripe-node defers to the header over the
+ * status: "the API may ask us not to retry, if doing so would be a no-op, or advise us to retry, in cases of lock
+ * timeouts"): true on a 409 for a key still held, false on a replayed error and on a key reused with other
+ * parameters. Any other answer carries none, and the client decides by its status.
  */
 export function withStripeHeaders(reply: JsonReply): JsonReply {
-  if (reply.status < 400) return reply;
-  const replayed = reply.headers?.["Idempotent-Replayed"] === "true";
-  const retry = reply.status === 429 || reply.status === 409 || (reply.status >= 500 && !replayed);
-  return { ...reply, headers: { ...reply.headers, "Stripe-Should-Retry": String(retry) } };
+  const retry = shouldRetryOf(reply);
+  if (retry === undefined) return reply;
+  return { ...reply, headers: { ...reply.headers, "Stripe-Should-Retry": retry } };
+}
+
+function shouldRetryOf(reply: JsonReply): "true" | "false" | undefined {
+  if (reply.status < 400) return undefined;
+  if (reply.status === 409) return "true";
+  if (reply.headers?.["Idempotent-Replayed"] === "true") return "false";
+  return reply.status === 400 && reply.body.includes('"type":"idempotency_error"') ? "false" : undefined;
 }
 
 /** Writes a reply in the call's dialect. */

@@ -25,6 +25,12 @@ export interface IntentExtras {
   createdMs: number;
   /** Why a `pending` intent is not final: the customer must authenticate, or the payment method is slow. */
   waiting?: "requires_action" | "processing";
+  /** The PaymentMethod's id as Stripe shows it: a new one for each use of a test shortcut. */
+  paymentMethodId?: string;
+  /** The refunds of the intent's charge, oldest first (the same records as the ledger's). */
+  refunds?: Refund[];
+  /** The customer the intent was made for, which lets its PaymentMethod be used again. */
+  customer?: string;
   /** When (PSP clock, ms) a `processing` intent succeeds by itself. */
   succeedsAtMs?: number;
 }
@@ -89,6 +95,12 @@ export interface Ledger {
   listCharges(account: string, reference?: string): Charge[];
   addRefund(account: string, refund: Refund): void;
   listRefunds(account: string, charge?: string): Refund[];
+  /** Remembers a record that will change by the PSP's clock, so that only those are looked at for it. */
+  watch(account: string, record: Charge | Refund): void;
+  /** The records being watched, with their accounts, in the order they were first watched. */
+  watched(): Array<{ account: string; record: Charge | Refund }>;
+  /** Forgets a record that has no change due any more. */
+  unwatch(record: Charge | Refund): void;
   /** Every account that has made a charge. */
   accounts(): string[];
   /** Every refund of every account with its account, oldest first. */
@@ -101,6 +113,7 @@ export interface Ledger {
 export function createLedger(): Ledger {
   const charges: Owned<Charge>[] = [];
   const refunds: Owned<Refund>[] = [];
+  const due = new Map<Charge | Refund, string>();
   return {
     addCharge: (account, record) => void charges.push({ account, record }),
     getCharge: (account, id) => charges.find((c) => c.account === account && c.record.id === id)?.record,
@@ -114,6 +127,9 @@ export function createLedger(): Ledger {
         .filter((r) => r.account === account && (charge === undefined || r.record.charge === charge))
         .map((r) => r.record),
     allRefunds: () => [...refunds],
+    watch: (account, record) => void due.set(record, account),
+    watched: () => [...due].map(([record, account]) => ({ account, record })),
+    unwatch: (record) => void due.delete(record),
     accounts: () => [...new Set(charges.map((c) => c.account))],
     succeededCharges: () =>
       charges

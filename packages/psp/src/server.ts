@@ -4,6 +4,7 @@ import { createContext, type PspContext } from "./context";
 import { type FakePsp, type FakePspOptions, resolveOptions } from "./options";
 import { handleRequest } from "./router";
 import { settleDue } from "./stripe/due-changes";
+import { dashboardRefund } from "./stripe/refund-create";
 import { failRefund, topUpBalance } from "./stripe/refund-life";
 
 // Loopback only: the fake PSP has no authentication worth the name and must never be reachable from outside.
@@ -47,6 +48,7 @@ function facade(ctx: PspContext, server: Server, port: number): FakePsp {
     redeliverWebhooks: (reference) => ctx.webhooks.redeliver(reference),
     settleDue: () => settleDue(ctx),
     topUpBalance: () => topUpBalance(ctx),
+    dashboardRefund: (id) => dashboardRefund(ctx, id),
     failRefund: (id, reason) => failRefund(ctx, id, reason),
     stats: () => ctx.stats.snapshot(),
     async stop() {

@@ -1,5 +1,4 @@
 import type { PspContext } from "../context";
-import { intentsOf } from "./payment-intent-read";
 import { settleDueRefunds } from "./refund-life";
 import { intentSucceededEvent } from "./stripe-events";
 
@@ -7,17 +6,18 @@ import { intentSucceededEvent } from "./stripe-events";
 export function settleDueIntents(ctx: PspContext): number {
   const now = ctx.opts.clock.now();
   let settled = 0;
-  for (const account of ctx.ledger.accounts()) {
-    for (const c of intentsOf(ctx, account)) {
-      const extras = c.stripe;
-      if (c.status !== "pending" || extras?.waiting !== "processing" || (extras.succeedsAtMs ?? 0) > now)
-        continue;
-      c.status = "succeeded";
-      delete extras.waiting;
-      delete extras.succeedsAtMs;
-      settled += 1;
-      if (ctx.opts.dialect === "stripe") ctx.webhooks.send(intentSucceededEvent(c, Math.floor(now / 1000)));
-    }
+  // Only the watched records: a scan of the whole ledger on every request would cost a PSP at volume dearly.
+  for (const { record: c } of ctx.ledger.watched()) {
+    if (c.object !== "charge") continue;
+    const extras = c.stripe;
+    if (c.status !== "pending" || extras?.waiting !== "processing" || (extras.succeedsAtMs ?? 0) > now)
+      continue;
+    c.status = "succeeded";
+    delete extras.waiting;
+    delete extras.succeedsAtMs;
+    ctx.ledger.unwatch(c);
+    settled += 1;
+    if (ctx.opts.dialect === "stripe") ctx.webhooks.send(intentSucceededEvent(c, Math.floor(now / 1000)));
   }
   return settled;
 }

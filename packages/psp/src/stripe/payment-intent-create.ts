@@ -4,6 +4,9 @@ import { newId } from "../ids";
 import type { KeyedOperation, Outcome } from "../keyed-request";
 import type { Charge, IntentExtras } from "../ledger";
 import { expandOf, type FormMap, metadataOf, nestForm, textOf } from "./form-params";
+import { INTENT_CREATE_PARAMS, refuseUnknownParams } from "./known-params";
+import { refuseTooSmall } from "./minimum-amounts";
+import { paymentMethodIdOf, reusedMethod } from "./payment-methods";
 import { amountParam, booleanParam, invalidParam, missingParam } from "./stripe-errors";
 import { AUTHENTICATION_REQUIRED, cardErrorOf, intentObjectOf } from "./stripe-objects";
 import { AUTHENTICATION_TEST_CARDS, DECLINING_TEST_CARDS } from "./test-cards";
@@ -20,12 +23,14 @@ export interface IntentParams {
   expand: string[];
   /** Stripe's `error_on_requires_action`: fail at once rather than wait for the customer to authenticate. */
   errorOnRequiresAction: boolean;
+  customer?: string;
   body: FormMap;
 }
 
 /** Validates a create-and-confirm; the fake keeps no unconfirmed intents, so `confirm=true` is required. */
 export function parseIntentParams(raw: Record<string, unknown>): IntentParams {
   const body = nestForm(Object.entries(raw));
+  refuseUnknownParams(body, INTENT_CREATE_PARAMS);
   const amount = amountParam(textOf(body, "amount"));
   const currency = textOf(body, "currency");
   if (currency === undefined) throw missingParam("currency");
@@ -34,20 +39,19 @@ export function parseIntentParams(raw: Record<string, unknown>): IntentParams {
   const payment_method = textOf(body, "payment_method");
   if (!payment_method) throw missingParam("payment_method");
   if (textOf(body, "confirm") !== "true") throw missingParam("confirm");
+  refuseTooSmall(amount, currency.toLowerCase());
   const metadata = metadataOf(body);
-  // Our reference is what ties an intent to a payment; the fake refuses an intent that would be an orphan.
-  const reference = metadata.payment_id;
-  if (!reference) throw missingParam("metadata[payment_id]");
-  const expand = expandOf(body);
-  const errorOnRequiresAction = booleanParam(body, "error_on_requires_action");
+  const customer = textOf(body, "customer");
   return {
     amount,
     currency: currency.toLowerCase(),
     payment_method,
     metadata,
-    reference,
-    expand,
-    errorOnRequiresAction,
+    // Our reference, when the client gave one; Stripe requires no metadata, and neither does the fake.
+    reference: metadata.payment_id ?? "",
+    expand: expandOf(body),
+    errorOnRequiresAction: booleanParam(body, "error_on_requires_action"),
+    ...(customer === undefined ? {} : { customer }),
     body,
   };
 }
@@ -85,13 +89,23 @@ function recordOf(ctx: PspContext, p: IntentParams, key: string): Charge {
     ...(decline_code === undefined ? {} : { decline_code }),
     refunded: false,
     created: unixNow(ctx),
-    stripe: { latest_charge: newId("ch"), metadata: p.metadata, createdMs: ctx.opts.clock.now(), ...extras },
+    stripe: {
+      latest_charge: newId("ch"),
+      metadata: p.metadata,
+      createdMs: ctx.opts.clock.now(),
+      paymentMethodId: paymentMethodIdOf(p.payment_method),
+      ...(p.customer === undefined ? {} : { customer: p.customer }),
+      ...extras,
+    },
   };
 }
 
 function executeIntent(ctx: PspContext, account: string, p: IntentParams, key: string): Outcome {
+  const reused = reusedMethod(ctx, account, p.payment_method, p.customer);
+  if (reused) return reused;
   const record = recordOf(ctx, p, key);
   ctx.ledger.addCharge(account, record);
+  if (record.stripe?.succeedsAtMs !== undefined) ctx.ledger.watch(account, record);
   const intent = intentObjectOf(record, p.expand);
   // Serialised now, so a replay after a refund still shows the intent as first answered, as Stripe's does.
   const { type, message, ...error } = cardErrorOf(record);

@@ -46,6 +46,8 @@ function change(ctx: PspContext, account: string, refund: Refund, to: Omit<Refun
   } else if (charge) {
     Object.assign(refund, failureDue(ctx, charge));
   }
+  if (refund.due) ctx.ledger.watch(account, refund);
+  else ctx.ledger.unwatch(refund);
   if (!charge || ctx.opts.dialect !== "stripe") return;
   const created = Math.floor(ctx.opts.clock.now() / 1000);
   for (const event of refundChangeEvents(charge, refund, previous, created)) ctx.webhooks.send(event);
@@ -54,7 +56,11 @@ function change(ctx: PspContext, account: string, refund: Refund, to: Omit<Refun
 /** Makes every refund change due by the PSP's clock; returns how many refunds changed. */
 export function settleDueRefunds(ctx: PspContext): number {
   const now = ctx.opts.clock.now();
-  const due = ctx.ledger.allRefunds().filter(({ record }) => record.due && record.due.atMs <= now);
+  const due = ctx.ledger
+    .watched()
+    .flatMap(({ account, record }) =>
+      record.object === "refund" && record.due && record.due.atMs <= now ? [{ account, record }] : [],
+    );
   // Oldest first, so that events leave in the order the changes fell due.
   due.sort((a, b) => (a.record.due?.atMs ?? 0) - (b.record.due?.atMs ?? 0));
   for (const { account, record } of due) {

@@ -56,8 +56,8 @@ function eventOf(
   };
 }
 
-/** Writes a charge or refund that has just happened as Stripe would announce it. */
-export function stripeEventOf(occ: Occurrence, origin: Origin): StripeEvent {
+/** Writes a charge or refund that has just happened as Stripe would announce it; no origin: no request made it. */
+export function stripeEventOf(occ: Occurrence, origin: Origin | null): StripeEvent {
   if (occ.kind === "refund") {
     return eventOf("charge.refunded", occ.refund.created, { object: chargeObjectOf(occ.charge) }, origin);
   }
