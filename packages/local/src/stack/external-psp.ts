@@ -75,6 +75,7 @@ export function externalPsp(choice: ExternalPspChoice): FakePsp {
     redeliverWebhooks: notKept("webhook events (resend one from there)"),
     stats: notKept("request counters"),
     settleDue: () => 0,
+    dashboardRefund: notKept("refunds (refund one in the dashboard)"),
     topUpBalance: notKept("balances (top up in the dashboard)"),
     failRefund: notKept("refunds (fail one with Stripe's test card pm_card_refundFail)"),
     stop: async () => undefined,
