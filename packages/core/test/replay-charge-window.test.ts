@@ -37,8 +37,8 @@ describe("lost PSP reply (Part 4): the lookup is told when the charge can have b
     // assess
     expect(reply).toEqual({ kind: "done", id: "pi_1" });
     expect(asked).toHaveLength(1);
-    expect((asked[0] as unknown[]).slice(2)).toEqual([
-      "resolver",
+    expect((asked[0] as unknown[])[2]).toBe("resolver");
+    expect((asked[0] as Array<{ windows?: unknown }>)[3]?.windows).toEqual([
       { fromMs: createdAt - 5_000, toMs: createdAt + DAY_MS + 5_000 },
     ]);
   });

@@ -24,6 +24,8 @@ export async function placeDurableGuard(
     ...p.request,
     email: p.email,
     state: "PENDING",
+    // The first send's record, in the guard's own write: the charge goes within a deadline of it (psp-sends.ts).
+    psp_sends: [now],
     created_at: now,
     updated_at: now,
   };

@@ -12,6 +12,8 @@ const WRITES = [
   "move",
   "catchUp",
   "touchSweep",
+  "recordPspSends",
+  "keepLookupCursor",
   "recordAnomaly",
   "rememberWebhookEvent",
 ] as const satisfies ReadonlyArray<keyof LedgerPort>;
