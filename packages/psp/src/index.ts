@@ -16,6 +16,7 @@ export { startFakePsp } from "./server";
 export { type SignatureCheck, signWebhook, verifyWebhookSignature } from "./signature";
 export { type Origin, originOf, type PspStats } from "./stats";
 export { DECLINING_TEST_CARDS } from "./stripe/payment-intent-create";
+export type { IntentSeed } from "./stripe/seed-intents";
 export type { StripeEvent, StripeEventType } from "./stripe/stripe-events";
 export {
   STRIPE_API_VERSION,

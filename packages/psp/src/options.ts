@@ -3,6 +3,7 @@ import type { Dialect } from "./dialect-name";
 import type { WebhookEvent } from "./events";
 import type { ChargeSummary, RefundSummary } from "./ledger";
 import type { PspStats } from "./stats";
+import type { IntentSeed } from "./stripe/seed-intents";
 
 /** The faults the fake PSP consults, a subset of the names `@eo/core` arms. */
 export type PspFaultName =
@@ -39,6 +40,13 @@ export interface FakePspOptions {
   dialect?: Dialect;
   /** How long after its creation a PaymentIntent becomes searchable (Stripe's search is eventually consistent). */
   searchLagMs?: number;
+  /**
+   * How long each page of a Stripe list or search takes to answer (real time, ms): 0 for tests; a bench sets what
+   * Stripe takes (tens of ms), so that a lookup of many pages costs its real time.
+   */
+  listPageMs?: number;
+  /** Search's own rate limit per account (requests/s, Stripe's 20 for the Search API); over it, a 429. */
+  searchRatePerS?: number;
 }
 
 /** Backoff for webhook deliveries: `baseMs` doubling per attempt, capped at `maxMs`. */
@@ -80,6 +88,8 @@ export interface FakePsp {
   webhookEvents(): WebhookEvent[];
   /** Sends the events of charge reference `reference` (all when absent) again at once, oldest first; returns how many. */
   redeliverWebhooks(reference?: string): number;
+  /** Puts intents in an account at once, without a request each (lists at volume); returns how many. */
+  seedIntents(seed: IntentSeed): number;
   /** Cumulative counters by endpoint, origin and answer, as `GET /_local/psp/stats` serves them. */
   stats(): PspStats;
   stop(): Promise<void>;
@@ -112,5 +122,7 @@ export function resolveOptions(opts: FakePspOptions): ResolvedOptions {
     seed: opts.seed ?? DEFAULT_SEED,
     dialect: opts.dialect ?? "generic",
     searchLagMs: opts.searchLagMs ?? 0,
+    listPageMs: opts.listPageMs ?? 0,
+    searchRatePerS: opts.searchRatePerS ?? 20,
   };
 }

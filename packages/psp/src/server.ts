@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createContext, type PspContext } from "./context";
 import { type FakePsp, type FakePspOptions, resolveOptions } from "./options";
 import { handleRequest } from "./router";
+import { seedIntents } from "./stripe/seed-intents";
 
 // Loopback only: the fake PSP has no authentication worth the name and must never be reachable from outside.
 const HOST = "127.0.0.1";
@@ -38,6 +39,7 @@ function facade(ctx: PspContext, server: Server, port: number): FakePsp {
     webhooksPending: () => ctx.webhooks.pending(),
     webhookEvents: () => ctx.webhooks.events(),
     redeliverWebhooks: (reference) => ctx.webhooks.redeliver(reference),
+    seedIntents: (seed) => seedIntents(ctx, seed),
     stats: () => ctx.stats.snapshot(),
     async stop() {
       ctx.webhooks.stop();

@@ -53,7 +53,7 @@ export async function listWindows(
     const stop = (reply: PspReply) => {
       const ids = [...earlier, ...matched.map((pi) => pi.id)];
       progress({ fromMs: span.gte * 1000, toMs: span.lte * 1000, after: next ?? "", matched: ids });
-      return { reply };
+      return { reply: pages > 0 ? unfinished(reply) : reply };
     };
     for (;;) {
       if (pages >= MAX_PAGES)
@@ -108,6 +108,16 @@ function planOf(
   const done = { gte: Math.floor(cursor.fromMs / 1000), lte: Math.ceil(cursor.toMs / 1000) };
   const rest = spans.flatMap((s) => without(s, done)).map((span) => ({ span }));
   return [{ span: done, ...(cursor.after ? { after: cursor.after } : {}) }, ...rest];
+}
+
+// A list stopped after some of its pages (by its time or its budget, whose refusal reads "nothing ran") is
+// unknown: pages were read, and the next lookup goes on from its cursor.
+function unfinished(reply: PspReply): PspReply {
+  if (reply.kind !== "rate-limited" || reply.by !== "budget") return reply;
+  return {
+    kind: "unknown",
+    reason: "the list stopped unfinished at its time or budget; it goes on from there",
+  };
 }
 
 // The parts of `s` outside `cut`: none, one or two spans.
