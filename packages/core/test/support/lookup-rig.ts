@@ -18,7 +18,12 @@ export interface MovableClock extends Clock {
 
 export function movableClock(): MovableClock {
   let offset = 0;
-  return { now: () => Date.now() + offset, advance: (ms) => void (offset += ms) };
+  return {
+    now: () => Date.now() + offset,
+    advance: (ms) => {
+      offset += ms;
+    },
+  };
 }
 
 /** What the rig's ledger was asked: the sends recorded and the cursors kept, in order. */
