@@ -78,7 +78,11 @@ export async function sendStripeList<T extends { id: string; created: number }>(
 // newest record): the pages of a lookup in an account of 50,000 intents a day do not each sort the whole account.
 const orderings = new WeakMap<PspContext, Map<string, { tag: string; newest: unknown[] }>>();
 
-function newestFirst<T extends { id: string; created: number }>(ctx: PspContext, list: string, records: T[]): T[] {
+function newestFirst<T extends { id: string; created: number }>(
+  ctx: PspContext,
+  list: string,
+  records: T[],
+): T[] {
   const tag = `${records.length} ${records[records.length - 1]?.id ?? ""}`;
   const mine = orderings.get(ctx) ?? new Map<string, { tag: string; newest: unknown[] }>();
   orderings.set(ctx, mine);
