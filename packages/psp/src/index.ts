@@ -15,8 +15,8 @@ export { DEFAULT_ACCOUNT } from "./router";
 export { startFakePsp } from "./server";
 export { type SignatureCheck, signWebhook, verifyWebhookSignature } from "./signature";
 export { type Origin, originOf, type PspStats } from "./stats";
+export type { IntentSeed } from "./stripe/intent-seed";
 export { DECLINING_TEST_CARDS } from "./stripe/payment-intent-create";
-export type { IntentSeed } from "./stripe/seed-intents";
 export type { StripeEvent, StripeEventType } from "./stripe/stripe-events";
 export {
   STRIPE_API_VERSION,

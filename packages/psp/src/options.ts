@@ -3,7 +3,7 @@ import type { Dialect } from "./dialect-name";
 import type { WebhookEvent } from "./events";
 import type { ChargeSummary, RefundSummary } from "./ledger";
 import type { PspStats } from "./stats";
-import type { IntentSeed } from "./stripe/seed-intents";
+import type { IntentSeed } from "./stripe/intent-seed";
 
 /** The faults the fake PSP consults, a subset of the names `@eo/core` arms. */
 export type PspFaultName =
