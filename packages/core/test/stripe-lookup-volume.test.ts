@@ -13,7 +13,9 @@ afterEach(async () => {
   rig = undefined;
 });
 
+// Rates out of the way: these two are about the window, not the caps.
 const LIVE_RATES = { accountPerS: 1_000, endpointPerS: 1_000, resolverPerS: 1_000 };
+const NO_CAPS = { rateLimits: { perAccount: 10_000, perEndpoint: 10_000 } };
 const PASS_MS = 5_000;
 
 // An account that takes 50,000 payments a day; ours was charged at t0, its reply lost, and the resolver comes back
@@ -31,7 +33,7 @@ async function lostReplyInABusyAccount(r: LookupRig) {
 describe("lost PSP reply in an account of 50,000 intents a day (issue 39): the list only around our sends", () => {
   it("the first resolver pass settles it with one list page", async () => {
     // prepare
-    rig = await startLookupRig({}, LIVE_RATES);
+    rig = await startLookupRig(NO_CAPS, LIVE_RATES);
     const { lost, row } = await lostReplyInABusyAccount(rig);
     // act
     const found = await replayCharge(rig.deps, row, rig.clock.now() + PASS_MS, { origin: "resolver" });
@@ -46,7 +48,7 @@ describe("lost PSP reply in an account of 50,000 intents a day (issue 39): the l
 
   it("guard off (EO_TEST_UNSAFE_WIDE_LOOKUP_WINDOW=1): the day-long window reads page after page and settles nothing", async () => {
     // prepare
-    rig = await startLookupRig({}, LIVE_RATES);
+    rig = await startLookupRig(NO_CAPS, LIVE_RATES);
     const { row } = await lostReplyInABusyAccount(rig);
     process.env.EO_TEST_UNSAFE_WIDE_LOOKUP_WINDOW = "1";
     // act
@@ -100,7 +102,7 @@ describe("a resolver lookup of many pages at the sandbox's cap (issue 39): one b
     const row = await oldRowWithManyPages(rig);
     // act: passes of 1.6 s each (about 12 pages once the last second is kept for a call), the row carrying the cursor the last one kept
     const replies = [];
-    for (let pass = 0; pass < 4 && replies.at(-1)?.kind !== "not-found"; pass++) {
+    for (let pass = 0; pass < 10 && replies.at(-1)?.kind !== "not-found"; pass++) {
       replies.push(await replayCharge(rig.deps, row, rig.clock.now() + 1_600, { origin: "resolver" }));
       row.lookup_cursor = rig.calls.cursors.at(-1);
     }
