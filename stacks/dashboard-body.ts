@@ -34,6 +34,8 @@ const PLACE: Record<string, Section> = {
   UnknownOldestAge: "buyer",
   PspBudgetRefused: "psp",
   PspThrottled: "psp",
+  PspConfigErrors: "psp",
+  ResolverPoisonRows: "buyer",
   PaymentAnomalies: "async",
   ReconcileDiscrepancies: "async",
   ReconcileNotRun: "async",

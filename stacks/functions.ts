@@ -84,6 +84,8 @@ function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<stri
     PSP_ENDPOINT_RATE_PER_S: String(config.tunables.pspEndpointRatePerS),
     RESOLVER_RATE_PER_S: String(config.tunables.resolverRatePerS),
     PSP: config.psp,
+    // Names this stage's objects on a Stripe account that other stages may share (metadata, keys, lookups, events).
+    DEPLOYMENT_NAME: `${$app.name}-${$app.stage}`,
     // A Stripe stage talks to Stripe's API (the handlers' default for PSP=stripe); a generic one to its secret URL.
     ...(secrets.psp.dialect === "generic" ? { PSP_URL: secrets.psp.pspUrl.value } : {}),
     PUSH_APNS_APP_ARN: pushEmail.apns.arn,

@@ -1,6 +1,6 @@
 import { paymentIdOf, stripeEndpointOf, stripePspCharges } from "@eo/core";
 import Stripe from "stripe";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { localSecrets } from "../../packages/local/src/stack/handler-env";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { tablesOf } from "../support/ledger-reads";
@@ -136,5 +136,38 @@ describe("PSP=stripe: the local stack speaks Stripe's dialect end to end", () =>
     );
     expect((await tablesOf(stack()).payment(paymentId))?.state).toBe("REFUNDED");
     expect(await tablesOf(stack()).journal(paymentId)).toHaveLength(4);
+  });
+});
+
+describe("an amount under Stripe's minimum for its currency (issue 39)", () => {
+  afterEach(() => {
+    delete process.env.EO_TEST_UNSAFE_NO_PSP_MINIMUM;
+  });
+
+  it("is answered 422 with the currency's minimum in its detail, and nothing is written or sent", async () => {
+    // prepare
+    const token = await api().token("u-stripe-min");
+    const key = newKey();
+    const sentBefore = stack().psp.requestLog().length;
+    // act
+    const paid = await api().pay(token, key, order42({ amount: 30, currency: "USD" }));
+    // assess
+    expect(paid.status).toBe(422);
+    expect(String(paid.body.type)).toMatch(/\/amount-below-minimum$/);
+    expect(String(paid.body.detail)).toContain("USD: at least 50 minor units");
+    expect(await tablesOf(stack()).payment(paymentIdOf("u-stripe-min", key))).toBeUndefined();
+    expect(stack().psp.requestLog().length).toBe(sentBefore);
+  });
+
+  it("with the check off (EO_TEST_UNSAFE_NO_PSP_MINIMUM=1) the payment row is written and the charge sent", async () => {
+    // prepare
+    process.env.EO_TEST_UNSAFE_NO_PSP_MINIMUM = "1";
+    const token = await api().token("u-stripe-min");
+    const key = newKey();
+    // act
+    const paid = await api().pay(token, key, order42({ amount: 30, currency: "USD" }));
+    // assess
+    expect(paid.status).not.toBe(422);
+    expect(await tablesOf(stack()).payment(paymentIdOf("u-stripe-min", key))).toBeDefined();
   });
 });

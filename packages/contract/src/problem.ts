@@ -49,6 +49,12 @@ export const PROBLEM_KINDS = {
     title: "Key Reused With A Different Request",
     means: "The key was used for a different request; nothing ran. A client bug: never retry it.",
   },
+  "amount-below-minimum": {
+    status: 422,
+    title: "Amount Below The PSP's Minimum",
+    means:
+      "On a stage whose PSP has a minimum charge per currency (Stripe), the amount is under it (`detail` says the currency's minimum); nothing was charged or written. Never retry it as is.",
+  },
   "deadline-passed": {
     status: 503,
     title: "Deadline Passed",

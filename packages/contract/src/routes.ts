@@ -71,7 +71,10 @@ export const ROUTES = {
         headers: retry,
       },
       413: { description: "Body over 16 KiB.", problems: ["too-large"] },
-      422: { description: "Same key, different request: nothing runs.", problems: ["fingerprint-mismatch"] },
+      422: {
+        description: "Same key, different request, or an amount under the PSP's minimum: nothing runs.",
+        problems: ["fingerprint-mismatch", "amount-below-minimum"],
+      },
       503: { ...passive, problems: ["deadline-passed", "region-passive", "psp-unavailable"], headers: retry },
     },
   },

@@ -64,6 +64,7 @@ export * from "./payment/render-payment";
 export * from "./payment/replay-refund";
 export * from "./payment/resolve-key";
 export * from "./payment/settle-unknowns";
+export * from "./payment/stripe-deployment";
 export * from "./payment/stripe-event";
 export * from "./payment/take-payment";
 export * from "./payment/webhook-secret-of";

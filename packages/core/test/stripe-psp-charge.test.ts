@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { armFault, clearFaults } from "../src/faults/faults";
-import { PspKeyMisuse } from "../src/psp/stripe-replies";
+import { PSP_BODY_VERSION } from "../src/psp/psp-port";
+import { createBodyOf } from "../src/psp/stripe-bodies";
 import { chargeOf, type StripeRig, sent, startStripeRig } from "./support/stripe-fake";
 
 let rig: StripeRig | undefined;
 afterEach(async () => {
+  delete process.env.EO_TEST_UNSAFE_NEWEST_PSP_BODY;
   clearFaults();
   await rig?.psp.stop();
   rig = undefined;
@@ -81,13 +83,13 @@ describe("a saved error keeps coming back for that key (Part 1: downstream windo
     expect(rig.psp.charges()).toHaveLength(0);
   });
 
-  it("an invalid request is a saved error too: the domain looks the charge up rather than guess", async () => {
+  it("an invalid request is a definite saved error: the domain looks the charge up, and settles at once if none", async () => {
     // prepare
     rig = await startStripeRig();
     // act
     const reply = await rig.stripe.charge("pay_5:charge", { ...chargeOf("pay_5"), amount: -1 }, 5_000);
     // assess
-    expect(reply).toEqual({ kind: "saved-error", status: 400 });
+    expect(reply).toEqual({ kind: "saved-error", status: 400, definite: true, code: "amount_too_small" });
   });
 });
 
@@ -134,15 +136,52 @@ describe("a concurrent duplicate (Part 3)", () => {
 });
 
 describe("a key with other parameters (side trace 3d)", () => {
-  it("is thrown as PspKeyMisuse, the bug it is, never answered as a reply to retry", async () => {
+  it("is a saved error to look up by our reference (Stripe's idempotency_error), never a throw that stops a pass", async () => {
     // prepare
     rig = await startStripeRig();
     await rig.stripe.charge("pay_9:charge", chargeOf("pay_9"), 5_000);
     // act
-    const misuse = rig.stripe.charge("pay_9:charge", { ...chargeOf("pay_9"), amount: 3500 }, 5_000);
+    const misuse = await rig.stripe.charge("pay_9:charge", { ...chargeOf("pay_9"), amount: 3500 }, 5_000);
     // assess
-    await expect(misuse).rejects.toBeInstanceOf(PspKeyMisuse);
+    expect(misuse).toEqual({ kind: "saved-error", status: 400, code: "idempotency_error" });
     expect(rig.psp.charges()).toHaveLength(1);
     expect(sent(rig.psp, CREATE)).toBe(2);
+  });
+});
+
+describe("a deploy that changes the create body (body versions, issue 39)", () => {
+  it("a payment first sent at version 1 replays the version-1 body after the code moved on: the same intent", async () => {
+    // prepare: a payment of the version before error_on_requires_action
+    rig = await startStripeRig();
+    const v1 = { ...chargeOf("pay_10"), bodyVersion: 1 };
+    const first = await rig.stripe.charge("pay_10:charge", v1, 5_000);
+    // act: the resolver replays it under code whose new payments are stamped with a later version
+    const replay = await rig.stripe.charge("pay_10:charge", v1, 5_000, "resolver");
+    // assess
+    expect(PSP_BODY_VERSION).toBeGreaterThan(1);
+    expect(replay).toEqual(first);
+    expect(replay.kind).toBe("done");
+    expect(rig.psp.charges()).toHaveLength(1);
+  });
+
+  it("new payments ask Stripe to fail a card that needs authentication rather than leave the intent open", () => {
+    // act
+    const v1 = createBodyOf({ ...chargeOf("pay_11"), bodyVersion: 1 });
+    const current = createBodyOf({ ...chargeOf("pay_11"), bodyVersion: PSP_BODY_VERSION });
+    // assess
+    expect(v1).not.toHaveProperty("error_on_requires_action");
+    expect(current).toMatchObject({ error_on_requires_action: true, confirm: true });
+  });
+
+  it("always the newest body (EO_TEST_UNSAFE_NEWEST_PSP_BODY=1): the replay is another request under the key, idempotency_error", async () => {
+    // prepare
+    rig = await startStripeRig();
+    const v1 = { ...chargeOf("pay_12"), bodyVersion: 1 };
+    await rig.stripe.charge("pay_12:charge", v1, 5_000);
+    // act
+    process.env.EO_TEST_UNSAFE_NEWEST_PSP_BODY = "1";
+    const replay = await rig.stripe.charge("pay_12:charge", v1, 5_000, "resolver");
+    // assess
+    expect(replay).toEqual({ kind: "saved-error", status: 400, code: "idempotency_error" });
   });
 });

@@ -1,11 +1,6 @@
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import {
-  chargeErrorReply,
-  lookupErrorReply,
-  PspKeyMisuse,
-  refundErrorReply,
-} from "../src/psp/stripe-replies";
+import { chargeErrorReply, lookupErrorReply, refundErrorReply } from "../src/psp/stripe-replies";
 
 const E = Stripe.errors;
 const raw = (
@@ -59,18 +54,32 @@ describe("every Stripe error class onto the port's replies", () => {
   it("an invalid request is a saved error on a charge and refused with its code on a refund", () => {
     const invalid = new E.StripeInvalidRequestError(raw(400, {}, { code: "parameter_missing" }));
     const refunded = new E.StripeInvalidRequestError(raw(400, {}, { code: "charge_already_refunded" }));
-    expect(chargeErrorReply(invalid, "k")).toEqual({ kind: "saved-error", status: 400 });
+    expect(chargeErrorReply(invalid, "k")).toEqual({
+      kind: "saved-error",
+      status: 400,
+      definite: true,
+      code: "parameter_missing",
+    });
     expect(refundErrorReply(invalid, "k")).toMatchObject({ kind: "refused", code: "parameter_missing" });
     expect(refundErrorReply(refunded, "k")).toEqual({ kind: "already-refunded" });
   });
 
-  it("an idempotency error is thrown as PspKeyMisuse; bad credentials are thrown as they are", () => {
+  it("nothing is thrown: an idempotency error is a saved error to look up, bad credentials a configuration error", () => {
     const misuse = new E.StripeIdempotencyError(raw(400, {}, { type: "idempotency_error" }));
     const auth = new E.StripeAuthenticationError(raw(401));
     const denied = new E.StripePermissionError(raw(403));
-    expect(() => chargeErrorReply(misuse, "pay_1:charge")).toThrow(PspKeyMisuse);
-    expect(() => refundErrorReply(auth, "k")).toThrow(E.StripeAuthenticationError);
-    expect(() => lookupErrorReply(denied)).toThrow(E.StripePermissionError);
+    expect(chargeErrorReply(misuse, "pay_1:charge")).toEqual({
+      kind: "saved-error",
+      status: 400,
+      code: "idempotency_error",
+    });
+    expect(refundErrorReply(auth, "k")).toMatchObject({ kind: "misconfigured", status: 401 });
+    expect(lookupErrorReply(denied)).toMatchObject({ kind: "misconfigured", status: 403 });
+    expect(refundErrorReply(auth, "k").kind === "misconfigured" && refundErrorReply(auth, "k")).toMatchObject(
+      {
+        reason: expect.stringMatching(/STRIPE_SECRET_KEY.*key k|key k.*STRIPE_SECRET_KEY/),
+      },
+    );
   });
 
   it("a lookup's invalid request settles nothing: unknown", () => {

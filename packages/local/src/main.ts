@@ -1,15 +1,28 @@
 import { renameSync, writeFileSync } from "node:fs";
+import { pspDialectOf } from "@eo/core";
 import { mintToken } from "./runtime/jwt";
+import { externalPspOf } from "./stack/external-psp";
+import { startBanner } from "./stack/start-banner";
 import { startLocalStack } from "./stack/start-stack";
 
 // `npm start`: the whole local stack on 127.0.0.1 until Ctrl-C, on the contract's default ports.
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 const started = Date.now();
+// Read before the stack starts: the stack sets PSP_URL itself, for its handlers, once the PSP is chosen.
+const external = (() => {
+  try {
+    return externalPspOf(process.env, pspDialectOf(process.env));
+  } catch (err) {
+    console.error(`effectively-once: could not start: ${(err as Error).message}`);
+    process.exit(2);
+  }
+})();
 console.log(
-  "effectively-once: starting the local stack, two Regions (DynamoDB Local, fauxqs, SES, fake PSP, handlers)...",
+  `effectively-once: starting the local stack, two Regions (DynamoDB Local, fauxqs, SES, ${external ? `the real PSP at ${external.url}` : "fake PSP"}, handlers)...`,
 );
 const stack = await startLocalStack({
+  ...(external ? { externalPsp: external } : {}),
   // The resolver runs each minute, as its cron does in AWS; a load test may ask for a shorter schedule.
   resolverEveryMs: process.env.RESOLVER_EVERY_MS ? port("RESOLVER_EVERY_MS", 60_000) : undefined,
   sweepsEveryMs: process.env.SWEEPS_EVERY_MS ? port("SWEEPS_EVERY_MS", 300_000) : undefined,
@@ -28,7 +41,7 @@ const stack = await startLocalStack({
   process.exit(1);
 });
 
-const { endpoints, regions } = stack.emulators;
+const { endpoints } = stack.emulators;
 // A parent that started this stack on ports of 0 (the load generator, chaos's parallel stacks) learns them here.
 if (process.env.EO_READY_FILE) {
   const ready = {
@@ -42,18 +55,9 @@ if (process.env.EO_READY_FILE) {
   writeFileSync(`${process.env.EO_READY_FILE}.tmp`, JSON.stringify(ready));
   renameSync(`${process.env.EO_READY_FILE}.tmp`, process.env.EO_READY_FILE);
 }
-console.log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s
-  API (primary)  ${stack.apiUrl}            (health: ${stack.apiUrl}/_local/health; Regions: /_local/regions)
-  API (standby)  ${stack.standbyUrl ?? "off (LOCAL_STANDBY=off)"}            (passive until a failover: npm run failover -- --local --to standby)
-  API reference  ${stack.apiUrl}/_local/docs   (raw: /_local/openapi.yaml, /_local/openapi.json)
-  On-call console ${stack.apiUrl}/_local/console   (both Regions, refreshes itself; JSON: /_local/console/state)
-  fake PSP       ${stack.psp.url}   (dialect ${stack.pspDialect}: PSP=${stack.pspDialect === "stripe" ? "stripe, through Stripe's SDK" : "generic; PSP=stripe for Stripe's"}; webhooks to ${stack.webhookPath})
-  DynamoDB Local ${endpoints.dynamodb}   (Regions ${regions.primary.region}, ${regions.standby.region})
-  SQS/SNS        ${endpoints.sqs}   (fauxqs)
-  SES v2         ${endpoints.ses}   (aws-ses-v2-local)
-a token for caller u1 (1 h):
-  ${await mintToken("u1", { email: "u1@example.com" })}
-Ctrl-C stops everything.`);
+console.log(
+  startBanner(stack, (Date.now() - started) / 1000, await mintToken("u1", { email: "u1@example.com" })),
+);
 
 let stopping = false;
 const shutdown = async (signal: string) => {

@@ -4,12 +4,18 @@ import type { Dialect } from "./dialect-name";
 import { type JsonReply, send } from "./http-io";
 
 /**
- * Which dialect a request speaks: PaymentIntents are Stripe's alone, and `/v1/refunds` is Stripe's when its body
- * is form-encoded or its query names a `payment_intent` (the generic adapter posts JSON and lists by `charge`).
+ * Which dialect a request speaks: PaymentIntents and a refund by id are Stripe's alone, a charge by id is Stripe's
+ * when it is a PaymentIntent's, and `/v1/refunds` is Stripe's when its body is form-encoded or its query names a
+ * `payment_intent` (the generic adapter posts JSON and lists by `charge`).
  */
-export function dialectOf(req: IncomingMessage, url: URL): Dialect {
+export function dialectOf(req: IncomingMessage, url: URL, isIntentCharge: (id: string) => boolean): Dialect {
   const path = url.pathname;
   if (path === "/v1/payment_intents" || path.startsWith("/v1/payment_intents/")) return "stripe";
+  // The generic dialect reads no refund by id; a charge by id is Stripe's when it is a PaymentIntent's.
+  if (path.startsWith("/v1/refunds/")) return "stripe";
+  const charge = /^\/v1\/charges\/([^/]+)$/.exec(path)?.[1];
+  if (req.method === "GET" && charge !== undefined && isIntentCharge(decodeURIComponent(charge)))
+    return "stripe";
   if (path !== "/v1/refunds") return "generic";
   if (req.method === "GET") return url.searchParams.has("payment_intent") ? "stripe" : "generic";
   const type = req.headers["content-type"]?.toLowerCase() ?? "";
@@ -17,14 +23,22 @@ export function dialectOf(req: IncomingMessage, url: URL): Dialect {
 }
 
 /**
- * Adds `Stripe-Should-Retry` to an error as Stripe does: true when a retry can do better (429, a key in use, a
- * fresh 5xx), false when it cannot (a 4xx, or any saved answer replayed).
+ * Adds `Stripe-Should-Retry` where Stripe's idempotency layer sends it (stripe-node defers to the header over the
+ * status: "the API may ask us not to retry, if doing so would be a no-op, or advise us to retry, in cases of lock
+ * timeouts"): true on a 409 for a key still held, false on a replayed error and on a key reused with other
+ * parameters. Any other answer carries none, and the client decides by its status.
  */
 export function withStripeHeaders(reply: JsonReply): JsonReply {
-  if (reply.status < 400) return reply;
-  const replayed = reply.headers?.["Idempotent-Replayed"] === "true";
-  const retry = reply.status === 429 || reply.status === 409 || (reply.status >= 500 && !replayed);
-  return { ...reply, headers: { ...reply.headers, "Stripe-Should-Retry": String(retry) } };
+  const retry = shouldRetryOf(reply);
+  if (retry === undefined) return reply;
+  return { ...reply, headers: { ...reply.headers, "Stripe-Should-Retry": retry } };
+}
+
+function shouldRetryOf(reply: JsonReply): "true" | "false" | undefined {
+  if (reply.status < 400) return undefined;
+  if (reply.status === 409) return "true";
+  if (reply.headers?.["Idempotent-Replayed"] === "true") return "false";
+  return reply.status === 400 && reply.body.includes('"type":"idempotency_error"') ? "false" : undefined;
 }
 
 /** Writes a reply in the call's dialect. */

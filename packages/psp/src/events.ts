@@ -64,7 +64,7 @@ export function refundEvent(charge: Charge, refund: Refund, created: number): Ps
  * Writes an occurrence as the instance's dialect says, at once: the event is a snapshot, so a later refund
  * does not change the charge an earlier event carried.
  */
-export function eventOf(dialect: Dialect, occ: Occurrence, origin: Origin): WebhookEvent {
+export function eventOf(dialect: Dialect, occ: Occurrence, origin: Origin | null): WebhookEvent {
   if (dialect === "stripe") return stripeEventOf(occ, origin);
   if (occ.kind === "charge") return chargeEvent(occ.charge, occ.charge.created);
   return refundEvent(occ.charge, occ.refund, occ.refund.created);

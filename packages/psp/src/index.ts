@@ -10,6 +10,7 @@ export type {
   WebhookDelivery,
   WebhookRetry,
 } from "./options";
+export { STRIPE_LIVE_WEBHOOK_RETRY, STRIPE_SANDBOX_WEBHOOK_RETRY } from "./options";
 export { createRandom, type Random } from "./random";
 export { DEFAULT_ACCOUNT } from "./router";
 export { startFakePsp } from "./server";

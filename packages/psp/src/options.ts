@@ -11,6 +11,8 @@ export type PspFaultName =
   | "psp_delay_ms"
   | "psp_fail"
   | "psp_refund_refuse"
+  | "psp_refund_pending"
+  | "psp_intent_processing"
   | "psp_search_lag"
   | "psp_lookup_delay_ms"
   | "psp_outage_ms"
@@ -28,6 +30,7 @@ export interface FakePspOptions {
   clock?: Clock;
   webhookUrl?: string;
   webhookSecret: string;
+  /** Default: the generic PSP's retries until acknowledged; in Stripe's dialect, a sandbox's few tries. */
   webhookRetry?: WebhookRetry;
   rateLimits?: RateLimits;
   keyWindowMs?: number;
@@ -47,6 +50,11 @@ export interface FakePspOptions {
   listPageMs?: number;
   /** Search's own rate limit per account (requests/s, Stripe's 20 for the Search API); over it, a 429. */
   searchRatePerS?: number;
+  /**
+   * How long (by the PSP's clock) after it succeeded a refund of Stripe's test card `pm_card_refundFail` fails
+   * with `expired_or_canceled_card`; Stripe says only "some time later".
+   */
+  refundFailDelayMs?: number;
 }
 
 /** Backoff for webhook deliveries: `baseMs` doubling per attempt, capped at `maxMs`. */
@@ -90,6 +98,18 @@ export interface FakePsp {
   redeliverWebhooks(reference?: string): number;
   /** Puts intents in an account at once, without a request each (lists at volume); returns how many. */
   seedIntents(seed: IntentSeed): number;
+  /**
+   * Makes every change due by the PSP's clock now (a `processing` intent succeeding, a pending refund settling, a
+   * refund of `pm_card_refundFail` failing), as the next request or the PSP's own 50 ms poll would; returns how
+   * many changed. A test that advances the clock calls it rather than wait for the poll.
+   */
+  settleDue(): number;
+  /** Refunds a PaymentIntent as the Dashboard would: no key, and an event naming no request; returns its id. */
+  dashboardRefund(paymentIntentId: string): string;
+  /** Tops up every account's balance: each refund `pending` for `insufficient_funds` succeeds; returns how many. */
+  topUpBalance(): number;
+  /** Fails a `pending` or `succeeded` refund now (`failure_reason`, default `unknown`), as Stripe can later. */
+  failRefund(id: string, failureReason?: string): void;
   /** Cumulative counters by endpoint, origin and answer, as `GET /_local/psp/stats` serves them. */
   stats(): PspStats;
   stop(): Promise<void>;
@@ -101,7 +121,34 @@ export type ResolvedOptions = Required<Omit<FakePspOptions, "webhookUrl">> & {
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * A Stripe sandbox's webhook retries: "in a sandbox, Stripe retries three times over a few hours"
+ * (https://docs.stripe.com/webhooks, automatic retries); the intervals are not published, so an hour doubling.
+ * The default of an instance in Stripe's dialect. The waits are real time, as the sender's timers are.
+ */
+export const STRIPE_SANDBOX_WEBHOOK_RETRY: WebhookRetry = {
+  baseMs: HOUR_MS,
+  maxMs: 4 * HOUR_MS,
+  maxAttempts: 4,
+};
+
+/**
+ * Live mode's: "exponential backoff for up to three days"; from a minute doubling to twelve hours, fifteen tries
+ * (the last about three days after the first).
+ */
+export const STRIPE_LIVE_WEBHOOK_RETRY: WebhookRetry = {
+  baseMs: 60_000,
+  maxMs: 12 * HOUR_MS,
+  maxAttempts: 15,
+};
+
+// The generic PSP's own: retried until acknowledged, as the contract's tests expect.
+const GENERIC_WEBHOOK_RETRY: WebhookRetry = { baseMs: 250, maxMs: 30_000, maxAttempts: 50 };
 const DEFAULT_SEED = 0x5eed;
+// Small, so that a stack test on the real clock sees the failure within a couple of seconds.
+const DEFAULT_REFUND_FAIL_DELAY_MS = 2_000;
 
 /** Fills in the defaults the contract names (Stripe's 24 h key window, 100/25 requests per second). */
 export function resolveOptions(opts: FakePspOptions): ResolvedOptions {
@@ -114,7 +161,8 @@ export function resolveOptions(opts: FakePspOptions): ResolvedOptions {
     clock: opts.clock ?? clock,
     webhookUrl: opts.webhookUrl,
     webhookSecret: opts.webhookSecret,
-    webhookRetry: opts.webhookRetry ?? { baseMs: 250, maxMs: 30_000, maxAttempts: 50 },
+    webhookRetry:
+      opts.webhookRetry ?? (opts.dialect === "stripe" ? STRIPE_SANDBOX_WEBHOOK_RETRY : GENERIC_WEBHOOK_RETRY),
     rateLimits: opts.rateLimits ?? { perAccount: 100, perEndpoint: 25 },
     keyWindowMs: opts.keyWindowMs ?? DAY_MS,
     takeFault: opts.takeFault ?? takeFault,
@@ -124,5 +172,6 @@ export function resolveOptions(opts: FakePspOptions): ResolvedOptions {
     searchLagMs: opts.searchLagMs ?? 0,
     listPageMs: opts.listPageMs ?? 0,
     searchRatePerS: opts.searchRatePerS ?? 20,
+    refundFailDelayMs: opts.refundFailDelayMs ?? DEFAULT_REFUND_FAIL_DELAY_MS,
   };
 }

@@ -4,6 +4,9 @@ import { createContext, type PspContext } from "./context";
 import { type FakePsp, type FakePspOptions, resolveOptions } from "./options";
 import { handleRequest } from "./router";
 import { seedIntents } from "./stripe/seed-intents";
+import { settleDue } from "./stripe/due-changes";
+import { dashboardRefund } from "./stripe/refund-create";
+import { failRefund, topUpBalance } from "./stripe/refund-life";
 
 // Loopback only: the fake PSP has no authentication worth the name and must never be reachable from outside.
 const HOST = "127.0.0.1";
@@ -26,7 +29,12 @@ function close(server: Server): Promise<void> {
   });
 }
 
+// How often, in real time, the PSP looks for changes (intents, refunds) that its clock has made due (a clock moved by a test).
+const SETTLE_POLL_MS = 50;
+
 function facade(ctx: PspContext, server: Server, port: number): FakePsp {
+  const poll = setInterval(() => settleDue(ctx), SETTLE_POLL_MS);
+  poll.unref();
   return {
     url: `http://${HOST}:${port}`,
     port,
@@ -40,8 +48,13 @@ function facade(ctx: PspContext, server: Server, port: number): FakePsp {
     webhookEvents: () => ctx.webhooks.events(),
     redeliverWebhooks: (reference) => ctx.webhooks.redeliver(reference),
     seedIntents: (seed) => seedIntents(ctx, seed),
+    settleDue: () => settleDue(ctx),
+    topUpBalance: () => topUpBalance(ctx),
+    dashboardRefund: (id) => dashboardRefund(ctx, id),
+    failRefund: (id, reason) => failRefund(ctx, id, reason),
     stats: () => ctx.stats.snapshot(),
     async stop() {
+      clearInterval(poll);
       ctx.webhooks.stop();
       ctx.sleeper.cancelAll();
       await close(server);

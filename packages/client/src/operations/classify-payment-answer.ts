@@ -30,6 +30,9 @@ function finalAnswer(answer: Extract<Attempt, { kind: "answer" }>, at: PayAttemp
     const { payment_id, decline_code } = body.value;
     return { kind: "declined", ...at, payment_id, decline_code, body: body.value };
   }
+  // An amount under the PSP's minimum is a request the server will never run, not a key reused.
+  if (answer.status === 422 && problemKind(answer) === "amount-below-minimum")
+    return refusedAnswer(answer, "invalid-request", at);
   if (answer.status === 422) return refusedAnswer(answer, "fingerprint-mismatch", at, FINGERPRINT_BUG);
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { isDeploymentName } from "../payment/stripe-deployment";
 import { type PspDialect, pspDialectOf, STRIPE_API_URL } from "./psp-dialect";
 import { pspSecret } from "./psp-secrets";
 import {
@@ -36,6 +37,12 @@ export interface AppConfig extends Tunables {
   claimMode: ClaimMode;
   /** The dialect the stage's PSP speaks (env PSP, `generic` by default): which adapter calls it, which webhooks come. */
   psp: PspDialect;
+  /**
+   * The deployment's name (env DEPLOYMENT_NAME; the stacks set `{app}-{stage}`): on a Stripe account that several
+   * stages share, it goes into every object's metadata and key, lookups filter on it, and another's events are
+   * ignored. Absent: one deployment per account, keys exactly as the contract derives them.
+   */
+  deployment?: string;
   /** The PSP's API (required for `generic`; for `stripe` it defaults to Stripe's own, the local fake sets it). */
   pspUrl: string;
   /**
@@ -71,6 +78,11 @@ export interface Tunables {
   pspKeyWindowS: number;
   /** How long after a charge attempt "not found by our reference" is taken as no charge (an index may lag). */
   pspNotFoundSettleS: number;
+  /**
+   * How long after a charge attempt a saved or final 5xx whose lookup finds nothing is taken as no charge: the PSP
+   * may still be finishing the request, so hours rather than the not-found settle's minutes (the reconcile confirms).
+   */
+  pspSaved5xxSettleS: number;
   /** How long a Region reuses its read of the Region control to decide whether to relay and run its jobs. */
   controlCacheMs: number;
   /** How stale that read may be when a write is checked against it (the fence); the failover's drain waits longer. */
@@ -112,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     consumerTable: readRequired(env, "CONSUMER_TABLE"),
     eventsQueueUrl: readRequired(env, "EVENTS_QUEUE_URL"),
     claimMode: claimModeOf(env),
+    ...deploymentOf(env),
     psp,
     pspUrl: psp === "stripe" && !env.PSP_URL?.trim() ? STRIPE_API_URL : readRequired(env, "PSP_URL"),
     get pspApiKey() {
@@ -125,6 +138,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     ...loadTunables(env),
   };
+}
+
+function deploymentOf(env: NodeJS.ProcessEnv): { deployment?: string } {
+  const name = env.DEPLOYMENT_NAME?.trim();
+  if (!name) return {};
+  if (!isDeploymentName(name))
+    throw new ConfigError(
+      `DEPLOYMENT_NAME=${name} must be 1 to 63 letters, digits, - or _ (it goes into Stripe metadata and keys)`,
+    );
+  return { deployment: name };
 }
 
 /** The tunables from the environment, each with its shipped default. */
@@ -144,6 +167,7 @@ export function loadTunables(env: NodeJS.ProcessEnv = process.env): Tunables {
     pspBookingHorizonS: num(env, "PSP_BOOKING_HORIZON_S", 60),
     pspKeyWindowS: num(env, "PSP_KEY_WINDOW_S", 86_400),
     pspNotFoundSettleS: num(env, "PSP_NOT_FOUND_SETTLE_S", 600),
+    pspSaved5xxSettleS: num(env, "PSP_SAVED_5XX_SETTLE_S", 4 * 3_600),
     controlCacheMs: num(env, "REGION_CONTROL_CACHE_MS", 2_000),
     fenceCacheMs: num(env, "REGION_FENCE_CACHE_MS", 250),
     // The stacks' longest function timeout (stacks/handlers.ts: 30 s).

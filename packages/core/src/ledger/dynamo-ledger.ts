@@ -208,6 +208,39 @@ export class DynamoLedger implements LedgerPort {
     return writeLookupCursor(this.db, this.table, paymentId, state, cursor);
   }
 
+  // As touchSweep, with the failure counted and its error kept on the row for the on-call engineer.
+  async recordSettleFailure(
+    paymentId: string,
+    state: PaymentState,
+    retryAt: number,
+    error: string,
+  ): Promise<number | undefined> {
+    const index = isSwept(state) ? { ":pk": sweepIndexPk(state, paymentId) } : {};
+    try {
+      const res = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: paymentKey(paymentId),
+          UpdateExpression: `SET ${isSwept(state) ? "gsi1pk = :pk, " : ""}gsi1sk = :at, resolver_error = :e ADD resolver_failures :one`,
+          ConditionExpression: "#state = :state",
+          ExpressionAttributeNames: { "#state": "state" },
+          ExpressionAttributeValues: {
+            ":at": padTime(retryAt),
+            ":state": state,
+            ":e": error,
+            ":one": 1,
+            ...index,
+          },
+          ReturnValues: "UPDATED_NEW",
+        }),
+      );
+      return Number(res.Attributes?.resolver_failures ?? 0);
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return undefined;
+    }
+  }
+
   async recordAnomaly(paymentId: string, anomaly: PaymentAnomaly): Promise<boolean> {
     try {
       await this.db.send(

@@ -44,6 +44,15 @@ export interface PaymentRow {
    * control). A resolver under a later epoch only looks such a row's charge up (see settle-unknowns).
    */
   epoch?: number;
+  /**
+   * The version of the PSP request bodies this payment is sent with, stamped at the durable guard (absent: 1, the
+   * rows from before versions): every replay of its keys sends that version's body (PSP_BODY_VERSION).
+   */
+  body_version?: number;
+  /** How many resolver passes failed to settle this row with an error (not an unknown outcome: a throw). */
+  resolver_failures?: number;
+  /** The last such error, for the on-call engineer (docs/runbook.md, "A row the resolver cannot settle"). */
+  resolver_error?: string;
   created_at: number;
   updated_at: number;
 }

@@ -70,6 +70,17 @@ export interface LedgerPort {
   }): Promise<boolean>;
   /** Keeps where an unfinished lookup stopped (or removes it, with undefined) while the row is in `state`. */
   keepLookupCursor(paymentId: string, state: PaymentState, cursor: LookupCursor | undefined): Promise<void>;
+  /**
+   * Sends a row whose settle failed to the back of the sweep index until `retryAt`, counts the failure on the row
+   * (`resolver_failures`) and keeps its error (`resolver_error`); answers the count, or undefined when the row has
+   * left `state` meanwhile (nothing written).
+   */
+  recordSettleFailure(
+    paymentId: string,
+    state: PaymentState,
+    retryAt: number,
+    error: string,
+  ): Promise<number | undefined>;
   /** Records an anomaly on the row once and lists it for the resolver's report; false if one is there. */
   recordAnomaly(paymentId: string, anomaly: PaymentAnomaly): Promise<boolean>;
   /** Writes the webhook inbox item for a PSP event that moved nothing; false if it was there already. */

@@ -30,6 +30,28 @@ export const unsafeNoFingerprint = (): boolean => process.env.EO_TEST_UNSAFE_NO_
 export const unsafeNotFoundIsDecline = (): boolean => process.env.EO_TEST_UNSAFE_NOT_FOUND_IS_DECLINE === "1";
 
 /**
+ * EO_TEST_UNSAFE_DEFINITE_REFUSAL_WAITS=1 gives a charge the PSP refused with a definite 400 (a reused
+ * PaymentMethod, an amount under the minimum) the not-found settle period, as before issue 39: the buyer hears
+ * PROCESSING and the payment stays open for 10 minutes although no intent can exist.
+ */
+export const unsafeDefiniteRefusalWaits = (): boolean =>
+  process.env.EO_TEST_UNSAFE_DEFINITE_REFUSAL_WAITS === "1";
+
+/**
+ * EO_TEST_UNSAFE_NO_RESOLVER_ISOLATION=1 lets a row whose settle throws end the resolver's pass, as before issue 39:
+ * the row stays at the head of the sweep index and every later pass throws there, so the rows behind it are never
+ * settled.
+ */
+export const unsafeNoResolverIsolation = (): boolean =>
+  process.env.EO_TEST_UNSAFE_NO_RESOLVER_ISOLATION === "1";
+
+/**
+ * EO_TEST_UNSAFE_NO_PSP_MINIMUM=1 sends an amount under the PSP's per-currency minimum to the PSP, as before issue
+ * 39: the payment row is written and the PSP refuses the charge, instead of a 422 that writes nothing.
+ */
+export const unsafeNoPspMinimum = (): boolean => process.env.EO_TEST_UNSAFE_NO_PSP_MINIMUM === "1";
+
+/**
  * The `stall_after_claim_ms` fault: the claimed request freezes (a GC pause, a paused VM) before its guard; the
  * `stall_after_psp_ms` fault freezes it after the PSP answered, so that it wakes a zombie after a takeover (3c).
  */

@@ -27,7 +27,12 @@ export function paymentDeps(config: AppConfig = loadConfig()): PaymentDeps {
       clock,
     }),
     // The stage's dialect (PSP=stripe|generic) picks the adapter: Stripe's SDK, or the generic HTTP client.
-    psp: pspPortOf({ psp: config.psp, pspUrl: config.pspUrl, apiKey: () => config.pspApiKey }),
+    psp: pspPortOf({
+      psp: config.psp,
+      pspUrl: config.pspUrl,
+      apiKey: () => config.pspApiKey,
+      deployment: config.deployment,
+    }),
     // The budget's buckets live beside the claims: one table per Region that calls the PSP, or the shared one.
     pspBudget: new DynamoPspBudget(claimDb(), config.claimTable, budgetRatesOf(config), clock),
     slotBookings: new DynamoSlotBookings(claimDb(), config.claimTable, () => clock.now()),

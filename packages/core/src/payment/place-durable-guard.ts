@@ -3,6 +3,7 @@ import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { documentClient } from "../aws/document-client";
 import { claimContext } from "../claim/claim-context";
 import { type PaymentRow, paymentKey } from "../ledger/ledger-items";
+import { PSP_BODY_VERSION } from "../psp/psp-port";
 import type { ChargePayload } from "./charge-payload";
 import type { PaymentDeps } from "./payment-deps";
 import { KeyVoided, Refusal } from "./payment-errors";
@@ -26,6 +27,8 @@ export async function placeDurableGuard(
     state: "PENDING",
     // The first send's record, in the guard's own write: the charge goes within a deadline of it (psp-sends.ts).
     psp_sends: [now],
+    // Every replay of this payment's keys sends the bodies of this version, whatever a later deploy sends.
+    body_version: PSP_BODY_VERSION,
     created_at: now,
     updated_at: now,
   };

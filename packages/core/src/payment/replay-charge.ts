@@ -4,7 +4,11 @@ import type { ChargeLookup, LookupCursor, PspOrigin, PspReply } from "../psp/psp
 import type { PspEndpoint, Slot } from "../psp-budget/psp-budget";
 import { budgetGate, countPspCall, withinBudget } from "../psp-budget/within-budget";
 import type { PaymentDeps } from "./payment-deps";
-import { unsafeNotFoundIsDecline, unsafeWideLookupWindow } from "./payment-test-switches";
+import {
+  unsafeDefiniteRefusalWaits,
+  unsafeNotFoundIsDecline,
+  unsafeWideLookupWindow,
+} from "./payment-test-switches";
 import { pastPspKeyWindow } from "./psp-key-window";
 import { attemptWindowOf, recordSend, sendWindowsOf } from "./psp-sends";
 
@@ -30,7 +34,14 @@ export async function replayCharge(
 ): Promise<PspReply> {
   if (call.lookupOnly || pastPspKeyWindow(deps, row.created_at)) return lookUp(deps, row, untilMs, call);
   const { amount, currency, payment_method } = row;
-  const params = { amount, currency, payment_method, reference: row.payment_id };
+  // The body the payment was first sent with: a replay under its key must be the same request (absent: version 1).
+  const params = {
+    amount,
+    currency,
+    payment_method,
+    reference: row.payment_id,
+    bodyVersion: row.body_version ?? 1,
+  };
   const key = chargeKeyOf(row.payment_id);
   const sentAt = deps.clock.now();
   if (!call.sendRecorded && !(await recordSend(deps, row, sentAt)))
@@ -44,7 +55,7 @@ export async function replayCharge(
     (t) => deps.psp.charge(key, params, t, call.origin),
   );
   if (reply.kind !== "saved-error") return reply;
-  return lookUp(deps, row, untilMs, call);
+  return lookUp(deps, row, untilMs, call, reply);
 }
 
 /** How replayCharge runs: who calls, a slot reserved earlier, lookup only, and whether the send is recorded. */
@@ -64,6 +75,7 @@ async function lookUp(
   row: PaymentRow,
   untilMs: number,
   call: ReplayCall,
+  saved?: SavedError,
 ): Promise<PspReply> {
   const wide = unsafeWideLookupWindow();
   const windows = call.lookupOnly || wide ? [attemptWindowOf(deps, row)] : sendWindowsOf(deps, row);
@@ -79,7 +91,7 @@ async function lookUp(
   countPspCall(call.origin, reply);
   if (!wide && JSON.stringify(stopped) !== JSON.stringify(cursor))
     await deps.ledger.keepLookupCursor(row.payment_id, row.state, stopped);
-  return judgeLookup(deps, row, reply);
+  return judgeLookup(deps, row, reply, saved);
 }
 
 function budgetedOf(deps: PaymentDeps, endpoint: PspEndpoint, call: ReplayCall, untilMs: number) {
@@ -97,12 +109,19 @@ const RESOLVER_SLOT_WAIT_MS = 5_000;
 // "Not found by our reference" may be a search index that lags behind the charge: it becomes a decline
 // only once the settle period has passed both since the charge attempt and since the first lookup that
 // found nothing (a payment looked up first after the key window gets the same grace), and stays not-found
-// until then.
-function judgeLookup(deps: PaymentDeps, row: PaymentRow, reply: PspReply): PspReply {
+// until then. Two saved errors change the period: a definite refusal (a 400: the PSP refused the request itself,
+// and its lookup is complete) settles at once; a saved or final 5xx, whose outcome the PSP may still be finishing,
+// waits hours (`pspSaved5xxSettleS`), and the nightly reconcile confirms it.
+function judgeLookup(deps: PaymentDeps, row: PaymentRow, reply: PspReply, saved?: SavedError): PspReply {
   if (reply.kind !== "not-found") return reply;
   if (unsafeNotFoundIsDecline()) return { kind: "declined", declineCode: NO_CHARGE_AT_PSP };
+  if (saved?.definite && !unsafeDefiniteRefusalWaits())
+    return { kind: "declined", declineCode: saved.code ?? `http_${saved.status}` };
   const now = deps.clock.now();
-  const settleMs = deps.config.pspNotFoundSettleS * 1000;
+  const settleS =
+    saved && saved.status >= 500 ? deps.config.pspSaved5xxSettleS : deps.config.pspNotFoundSettleS;
   const since = Math.max(row.created_at, row.first_not_found_at ?? now);
-  return now - since >= settleMs ? { kind: "declined", declineCode: NO_CHARGE_AT_PSP } : reply;
+  return now - since >= settleS * 1000 ? { kind: "declined", declineCode: NO_CHARGE_AT_PSP } : reply;
 }
+
+type SavedError = Extract<PspReply, { kind: "saved-error" }>;

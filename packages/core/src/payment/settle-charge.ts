@@ -6,8 +6,8 @@ import { sourcesOf } from "./payment-state";
 
 /**
  * Applies the PSP's answer to a charge as an allowed move by compare-and-set. An unknown outcome
- * moves PENDING to UNKNOWN, never to FAILED; a request the PSP did not run (429, no budget slot) moves
- * nothing, and the resolver sends it later with the same key. If someone else (webhook, resolver) moved
+ * moves PENDING to UNKNOWN, never to FAILED; a request the PSP did not run (429, no budget slot, credentials it
+ * refused) moves nothing, and the resolver sends it later with the same key. If someone else (webhook, resolver) moved
  * the row first, the row as they left it is the answer.
  */
 export async function settleCharge(
@@ -17,7 +17,7 @@ export async function settleCharge(
   expected?: PaymentRow,
 ): Promise<PaymentRow> {
   const now = deps.clock.now();
-  if (reply.kind === "rate-limited") {
+  if (reply.kind === "rate-limited" || reply.kind === "misconfigured") {
     const row = await deps.ledger.getPayment(paymentId);
     if (!row) throw new Error(`payment ${paymentId} vanished from the ledger`);
     return row;

@@ -1,9 +1,12 @@
 import { scopeOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
+import type { PspReply } from "../psp/psp-port";
+import { countSignal } from "../signals/signal-sink";
 import { settleRefund } from "./cancel-payment";
 import type { PaymentDeps } from "./payment-deps";
 import type { PaymentState } from "./payment-state";
 import {
+  unsafeNoResolverIsolation,
   unsafeNoResolverRecheck,
   unsafeReplayInheritedRow,
   unsafeReplayVoidedKey,
@@ -31,6 +34,19 @@ export interface ResolverReport {
   oldestAgeS: number;
   /** Set when the pass stopped because the authority no longer named this Region before a PSP call. */
   stoppedPassive?: boolean;
+  /**
+   * Rows whose settle threw this pass: each went to the back of the index with a growing wait, its failures counted
+   * on the row; `poison` once it has failed POISON_AFTER times (the ResolverPoisonRows alarm).
+   */
+  failed: Array<{
+    payment_id: string;
+    state: PaymentState;
+    failures: number;
+    poison: boolean;
+    error: string;
+  }>;
+  /** Rows the PSP refused our credentials for (401/403): left as they are, for the configuration alarm. */
+  misconfigured: Array<{ payment_id: string; reason: string }>;
 }
 
 /** One step of a resolver pass, for an operator's progress lines. */
@@ -73,7 +89,7 @@ export interface ResolverPass {
  * compare-and-set and rewrites the key record's stored answer to the final one.
  */
 export async function settleUnknowns(deps: PaymentDeps, pass: ResolverPass = {}): Promise<ResolverReport> {
-  const { limit = 100, onProgress, epoch, stillActive } = pass;
+  const { limit = 100 } = pass;
   const anomalies = (await deps.ledger.listAnomalies(limit)).map((r) => ({
     payment_id: r.payment_id,
     state: r.state,
@@ -82,6 +98,8 @@ export async function settleUnknowns(deps: PaymentDeps, pass: ResolverPass = {})
   }));
   const backlog = await listUnsettled(deps, limit);
   const report: ResolverReport = {
+    failed: [],
+    misconfigured: [],
     examined: 0,
     settled: [],
     unresolved: [],
@@ -91,22 +109,65 @@ export async function settleUnknowns(deps: PaymentDeps, pass: ResolverPass = {})
     oldestAgeS: oldestAgeS(backlog, deps.clock.now()),
   };
   for (const listed of backlog) {
-    // The index is read once; another resolver may have settled the row since, or a fact of a further state may
-    // have replicated here beside it: the row then catches up, or it would stay listed for ever.
-    const row = (await deps.ledger.catchUp(listed.payment_id, deps.clock.now())).row;
-    if (row?.state !== listed.state) continue;
-    if (stillActive && !(await stillActive()) && !unsafeNoResolverRecheck())
-      return { ...report, stoppedPassive: true };
-    report.examined += 1;
-    const { after, notRun } = await settleOne(deps, row, epoch);
-    onProgress?.({ payment_id: row.payment_id, from: row.state, to: after.state });
-    if (after.state !== row.state)
-      report.settled.push({ payment_id: row.payment_id, from: row.state, to: after.state });
-    else report.unresolved.push({ payment_id: row.payment_id, state: row.state });
+    const step = await isolated(deps, listed, report, () => passStep(deps, listed, pass, report));
+    if (step === "passive") return { ...report, stoppedPassive: true };
     // No slot in the PSP budget (live payments come first), or a 429: the next pass goes on from here.
-    if (notRun) return { ...report, rateLimited: true };
+    if (step === "rate-limited") return { ...report, rateLimited: true };
   }
   return report;
+}
+
+type Step = "next" | "passive" | "rate-limited";
+
+async function passStep(
+  deps: PaymentDeps,
+  listed: PaymentRow,
+  pass: ResolverPass,
+  report: ResolverReport,
+): Promise<Step> {
+  // The index is read once; another resolver may have settled the row since, or a fact of a further state may
+  // have replicated here beside it: the row then catches up, or it would stay listed for ever.
+  const row = (await deps.ledger.catchUp(listed.payment_id, deps.clock.now())).row;
+  if (row?.state !== listed.state) return "next";
+  if (pass.stillActive && !(await pass.stillActive()) && !unsafeNoResolverRecheck()) return "passive";
+  report.examined += 1;
+  const { after, reply } = await settleOne(deps, row, pass.epoch);
+  pass.onProgress?.({ payment_id: row.payment_id, from: row.state, to: after.state });
+  if (after.state !== row.state)
+    report.settled.push({ payment_id: row.payment_id, from: row.state, to: after.state });
+  else report.unresolved.push({ payment_id: row.payment_id, state: row.state });
+  if (reply.kind === "misconfigured")
+    report.misconfigured.push({ payment_id: row.payment_id, reason: reply.reason });
+  return reply.kind === "rate-limited" ? "rate-limited" : "next";
+}
+
+/**
+ * Runs one row's step so that no row can stop the pass: a step that throws (a bug, a row the code cannot read, a
+ * store's error) is caught, the row goes to the back of the index with a growing wait and its failure counted on
+ * it, and the pass goes on to the next row. A row that failed POISON_AFTER times is a poison row: counted for the
+ * on-call alarm (ResolverPoisonRows) on every pass that fails it again.
+ */
+async function isolated(
+  deps: PaymentDeps,
+  listed: PaymentRow,
+  report: ResolverReport,
+  step: () => Promise<Step>,
+): Promise<Step> {
+  try {
+    return await step();
+  } catch (err) {
+    if (unsafeNoResolverIsolation()) throw err;
+    const error = (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 500);
+    const retryAt = deps.clock.now() + failureBackoffMs(listed.resolver_failures ?? 0);
+    const failures =
+      (await deps.ledger
+        .recordSettleFailure(listed.payment_id, listed.state, retryAt, error)
+        .catch(() => undefined)) ?? (listed.resolver_failures ?? 0) + 1;
+    const poison = failures >= POISON_AFTER;
+    report.failed.push({ payment_id: listed.payment_id, state: listed.state, failures, poison, error });
+    if (poison) countSignal("ResolverPoisonRows");
+    return "next";
+  }
 }
 
 /** How long the oldest listed row has waited for its outcome, in whole seconds: what the on-call alarm reads. */
@@ -121,7 +182,7 @@ async function settleOne(
   deps: PaymentDeps,
   row: PaymentRow,
   epoch: number | undefined,
-): Promise<{ after: PaymentRow; notRun: boolean }> {
+): Promise<{ after: PaymentRow; reply: PspReply }> {
   const until = deps.clock.now() + PSP_TIMEOUT_MS;
   const refund = row.state === "REFUND_UNKNOWN" || row.state === "REFUND_PENDING";
   const reply = refund
@@ -143,7 +204,7 @@ async function settleOne(
   const answer = renderPayment(settled);
   if (!refund && answer.kind === "final")
     await deps.claims.table.rewriteAnswer(scopeOf(row.caller, row.client_key), answer);
-  return { after: settled, notRun: reply.kind === "rate-limited" };
+  return { after: settled, reply };
 }
 
 // Two ways a key may have been voided where this Region cannot see it, and the app told to pay with a new key;
@@ -175,3 +236,8 @@ export function inheritedAcrossFailover(row: PaymentRow, epoch: number | undefin
 
 const backoffMs = (attempts: number): number =>
   Math.min(LOOKUP_BACKOFF_MS * 2 ** attempts, LOOKUP_BACKOFF_MAX_MS);
+
+/** A row whose settle failed this many times is a poison row: it pages (ResolverPoisonRows). */
+export const POISON_AFTER = 5;
+/** The wait after a failed settle: 30 s doubling with each failure, at most an hour (a poison row, once an hour). */
+const failureBackoffMs = (failures: number): number => Math.min(30_000 * 2 ** failures, 3_600_000);

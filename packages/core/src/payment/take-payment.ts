@@ -22,6 +22,7 @@ import { fingerprintOf, type PaymentRequest } from "./payment-request";
 import { isChargeFinal } from "./payment-state";
 import { stallIfArmed, unsafeNoDeadlineCheck, unsafeNoFairQueue } from "./payment-test-switches";
 import { placeDurableGuard } from "./place-durable-guard";
+import { checkPspMinimum } from "./psp-minimum";
 import { type Rendered, renderFinal, renderPayment, renderProcessing } from "./render-payment";
 import { replayCharge } from "./replay-charge";
 import { settleCharge } from "./settle-charge";
@@ -68,6 +69,8 @@ export function makeTakePayment(
         "the request is older than the server deadline on arrival; nothing ran",
       );
     }
+    // Before the claim: an amount the PSP would refuse outright writes nothing anywhere (422).
+    checkPspMinimum(input.request, deps.config.psp);
     const payload = payloadOf(input, deadlineAt);
     const ctx: ClaimContext = {
       owner: randomUUID(),

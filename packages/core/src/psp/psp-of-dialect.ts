@@ -8,6 +8,8 @@ export interface PspTarget {
   psp: PspDialect;
   pspUrl: string;
   apiKey: string | (() => string);
+  /** The deployment's name on a Stripe account that several stages share (DEPLOYMENT_NAME), if it has one. */
+  deployment?: string;
 }
 
 /**
@@ -16,6 +18,7 @@ export interface PspTarget {
  * calls the PSP builds its port here, so that no path of a Stripe stage speaks the other dialect.
  */
 export function pspPortOf(target: PspTarget): PspPort {
-  if (target.psp === "stripe") return new StripePsp(target.apiKey, stripeEndpointOf(target.pspUrl));
+  if (target.psp === "stripe")
+    return new StripePsp(target.apiKey, stripeEndpointOf(target.pspUrl), undefined, target.deployment);
   return new HttpPsp(target.pspUrl, target.apiKey);
 }

@@ -3,8 +3,13 @@ export type PspReply =
   /** Done; a lookup of a charge also says whether it has been refunded since (a replayed POST cannot). */
   | { kind: "done"; id: string; refunded?: true }
   | { kind: "declined"; declineCode: string; id?: string }
-  /** A saved error for this key: the PSP will answer it again for as long as it keeps the key. */
-  | { kind: "saved-error"; status: number }
+  /**
+   * A saved error for this key: the PSP will answer it again for as long as it keeps the key, so the charge is
+   * looked up by our reference instead. `definite`: the PSP refused the request itself (a 400 such as a reused
+   * PaymentMethod or an amount under its minimum), so a complete lookup that finds nothing settles it at once;
+   * `code` is the PSP's error code (`idempotency_error` for a key sent with another body: never definite).
+   */
+  | { kind: "saved-error"; status: number; definite?: true; code?: string }
   /** No answer, a timeout, a fresh 5xx: the outcome is unknown, never "failed". */
   | { kind: "unknown"; reason: string }
   /**
@@ -17,14 +22,31 @@ export type PspReply =
   /** The PSP definitely refused this refund attempt (a 4xx with a reason); nothing was refunded. */
   | { kind: "refused"; code: string; reason: string }
   /** The charge was already refunded (at the PSP directly, or by another attempt). */
-  | { kind: "already-refunded" };
+  | { kind: "already-refunded" }
+  /**
+   * The PSP refused our credentials (401) or their permissions (403): nothing ran. A configuration error, never a
+   * payment's outcome; the row is left as it is and the configuration alarm pages (`reason` says what to check).
+   */
+  | { kind: "misconfigured"; status: number; reason: string };
 
 export interface ChargeParams {
   amount: number;
   currency: string;
   payment_method: string;
   reference: string;
+  /**
+   * The version of the PSP request body this payment was first sent with (the row's `body_version`; absent is 1):
+   * a replay under the same key must send the same body, or the PSP answers it as another request.
+   */
+  bodyVersion?: number;
 }
+
+/**
+ * The body version new payments are stamped with at the durable guard. 1: the first body; 2: Stripe's
+ * `error_on_requires_action: true`, so that a card that needs authentication fails instead of leaving an intent open.
+ * Raise it with every change to a create or refund body, and keep every older version buildable for 24 h of replays.
+ */
+export const PSP_BODY_VERSION = 2;
 
 /** Who calls the PSP: a live payment, or the resolver's replay (sent as the User-Agent, for the PSP's logs). */
 export type PspOrigin = "live" | "resolver";

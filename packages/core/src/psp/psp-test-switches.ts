@@ -4,3 +4,10 @@
  * indexed reads as not found (the guard-off test of issue 30).
  */
 export const unsafeStripeSearchOnly = (): boolean => process.env.EO_TEST_UNSAFE_STRIPE_SEARCH_ONLY === "1";
+
+/**
+ * EO_TEST_UNSAFE_NEWEST_PSP_BODY=1 makes the Stripe adapter build every create body at the newest version, whatever
+ * version the payment was first sent with: a replay of a payment made before a deploy that changed the body is then
+ * another request under the same key (Stripe's `idempotency_error`), as before issue 39.
+ */
+export const unsafeNewestPspBody = (): boolean => process.env.EO_TEST_UNSAFE_NEWEST_PSP_BODY === "1";

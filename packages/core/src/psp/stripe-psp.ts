@@ -1,6 +1,7 @@
 import type Stripe from "stripe";
 import { type Clock, clock as sharedClock } from "../clock/clock";
 import type { ChargeLookup, ChargeParams, PspOrigin, PspPort, PspReply } from "./psp-port";
+import { createBodyOf, stripeKeyOf } from "./stripe-bodies";
 import { createStripeClient, requestOptions, type StripeEndpoint, timed } from "./stripe-client";
 import { findChargeByReference, findRefundOf, type LookupCall } from "./stripe-lookup";
 import { chargeErrorReply, intentReply, refundErrorReply, refundReply } from "./stripe-replies";
@@ -20,28 +21,26 @@ export class StripePsp implements PspPort {
     private readonly endpoint: StripeEndpoint = {},
     /** Our clock, which attempt windows are on (the local stack moves it forward, and the fake PSP with it). */
     private readonly clock: Clock = sharedClock,
+    /**
+     * The deployment's name on a Stripe account several stages share (DEPLOYMENT_NAME): from body version 2 it is in
+     * every object's metadata and prefixes every key, so that two stages never replay each other's saved results.
+     */
+    private readonly deployment?: string,
   ) {}
 
   async charge(key: string, params: ChargeParams, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
     const { stripe, apiKey } = this.use();
-    const create: Stripe.PaymentIntentCreateParams = {
-      amount: params.amount,
-      // Stripe's currency codes are lowercase ISO 4217.
-      currency: params.currency.toLowerCase(),
-      payment_method: params.payment_method,
-      confirm: true,
-      // No redirects: the payment method is the buyer's card, and a payment that needs a return URL could only be
-      // left waiting (this API version has no `payment_method_types` on create, hence the automatic form).
-      automatic_payment_methods: { enabled: true, allow_redirects: "never" },
-      metadata: { payment_id: params.reference },
-    };
+    const sent = stripeKeyOf(key, params.bodyVersion, this.deployment);
     try {
       const res = await timed(timeoutMs, (t) =>
-        stripe.paymentIntents.create(create, requestOptions(apiKey, t, origin, key)),
+        stripe.paymentIntents.create(
+          createBodyOf(params, this.deployment),
+          requestOptions(apiKey, t, origin, sent),
+        ),
       );
       return res.kind === "unknown" ? res : intentReply(res.value);
     } catch (err) {
-      return chargeErrorReply(err, key);
+      return chargeErrorReply(err, sent);
     }
   }
 

@@ -1,25 +1,10 @@
 import Stripe from "stripe";
+import { countSignal } from "../signals/signal-sink";
 import type { PspReply } from "./psp-port";
 import { retryAfterMsOf } from "./psp-replies";
 
 const E = Stripe.errors;
 type StripeError = InstanceType<typeof E.StripeError>;
-
-/**
- * A derived key sent again with other parameters (Stripe's `idempotency_error`): a bug in us, since the key names
- * one request. It is thrown, never answered as a reply a caller could retry or settle on.
- */
-export class PspKeyMisuse extends Error {
-  override readonly name = "PspKeyMisuse";
-
-  constructor(
-    readonly key: string,
-    readonly requestId: string | undefined,
-    message: string,
-  ) {
-    super(`the PSP refused key ${key} with other parameters than its first request: ${message}`);
-  }
-}
 
 /** Reads a Stripe error raised by a charge (a confirmed PaymentIntent) as the port's reply. */
 export function chargeErrorReply(err: unknown, key: string): PspReply {
@@ -29,9 +14,16 @@ export function chargeErrorReply(err: unknown, key: string): PspReply {
     const declineCode = err.decline_code ?? err.code ?? "card_declined";
     return { kind: "declined", declineCode, ...(err.payment_intent ? { id: err.payment_intent.id } : {}) };
   }
-  // As the generic dialect's 400/404: the domain looks the charge up by our reference rather than guess.
-  if (err instanceof E.StripeInvalidRequestError)
-    return { kind: "saved-error", status: err.statusCode ?? 400 };
+  // As the generic dialect's 400/404: the domain looks the charge up by our reference rather than guess. A 400 is
+  // Stripe refusing the request itself (a reused PaymentMethod, an amount under the minimum, a bad parameter), so
+  // a complete lookup that finds no intent settles it at once.
+  if (err instanceof E.StripeInvalidRequestError) {
+    const status = err.statusCode ?? 400;
+    const code = err.code ?? err.rawType ?? `http_${status}`;
+    return status === 400
+      ? { kind: "saved-error", status, definite: true, code }
+      : { kind: "saved-error", status };
+  }
   return unknownOf(err);
 }
 
@@ -55,11 +47,15 @@ export function lookupErrorReply(err: unknown): PspReply {
   return commonReply(err, "") ?? unknownOf(err);
 }
 
-// What every call answers alike. An idempotency error is a bug and bad credentials a misconfiguration: both are
-// thrown, so that they fail loudly instead of being retried for ever as an unknown.
+// What every call answers alike; nothing here throws, since a throw in the resolver stops its pass at this row. A
+// key sent with another body (`idempotency_error`: a deploy changed the body within the key's 24 h, or a bug) is a
+// saved error, never definite: the outcome of the key's first request is asked of the authoritative lookup. Bad
+// credentials or permissions ran nothing: a configuration error for the configuration alarm, not a payment's outcome.
 function commonReply(err: unknown, key: string): PspReply | undefined {
-  if (err instanceof E.StripeIdempotencyError) throw new PspKeyMisuse(key, err.requestId, err.message);
-  if (err instanceof E.StripeAuthenticationError || err instanceof E.StripePermissionError) throw err;
+  if (err instanceof E.StripeIdempotencyError)
+    return { kind: "saved-error", status: err.statusCode ?? 400, code: "idempotency_error" };
+  if (err instanceof E.StripeAuthenticationError || err instanceof E.StripePermissionError)
+    return misconfigured(err, key);
   // A 429 is answered before the request runs and is never saved under the key: nothing was charged.
   if (err instanceof E.StripeRateLimitError) {
     return { kind: "rate-limited", retryAfterMs: retryAfterMsOf(headerOf(err, "retry-after")), by: "psp" };
@@ -79,6 +75,24 @@ function serverErrorReply(err: StripeError): PspReply {
   return {
     kind: "unknown",
     reason: `Stripe answered ${status}${err.code ? ` ${err.code}` : ""}: ${err.message}`,
+  };
+}
+
+function misconfigured(err: StripeError, key: string): PspReply {
+  const status = err.statusCode ?? (err instanceof E.StripeAuthenticationError ? 401 : 403);
+  const what =
+    status === 401
+      ? "the Stripe secret key is refused: check that STRIPE_SECRET_KEY (the StripeSecretKey secret) is this " +
+        "account's current key, of the right mode (sk_test_ for test mode, sk_live_ for live), and not rolled or expired"
+      : "the Stripe key lacks a permission: a restricted key (rk_…) needs write access to PaymentIntents and Refunds " +
+        "and read access to Charges";
+  const call = key === "" ? "a lookup" : `the call under key ${key}`;
+  // The configuration alarm's metric (PspConfigErrors): every call of the stage fails alike until a person fixes it.
+  countSignal("PspConfigErrors");
+  return {
+    kind: "misconfigured",
+    status,
+    reason: `Stripe answered ${status} to ${call}: ${what} (${err.message})`,
   };
 }
 

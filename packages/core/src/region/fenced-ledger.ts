@@ -14,6 +14,7 @@ const WRITES = [
   "touchSweep",
   "recordPspSends",
   "keepLookupCursor",
+  "recordSettleFailure",
   "recordAnomaly",
   "rememberWebhookEvent",
 ] as const satisfies ReadonlyArray<keyof LedgerPort>;

@@ -20,6 +20,14 @@ export async function handler(): Promise<ResolverReport | { passive: true; why?:
   // An anomaly stays on every pass's report until a person settles it with the PSP (docs/runbook.md, Anomalies).
   if (report.anomalies.length > 0)
     logger.error("payments the PSP contradicts", { anomalies: report.anomalies });
+  // A row whose settle threw went to the back of the index; a poison one pages (docs/runbook.md, "A row the
+  // resolver cannot settle"). A 401/403 pages as a configuration error ("The PSP refuses our key").
+  if (report.failed.length > 0) logger.error("resolver rows failed", { failed: report.failed });
+  if (report.misconfigured.length > 0)
+    logger.error("the PSP refuses our key", {
+      reason: report.misconfigured[0]?.reason,
+      rows: report.misconfigured,
+    });
   publishPass(report, control.epoch);
   return report;
 }

@@ -1,5 +1,12 @@
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
-import { applyPspEvent, mapStripeEvent, paymentDeps, Refusal, webhookSecretOf } from "@eo/core";
+import {
+  applyPspEvent,
+  mapStripeEvent,
+  otherDeploymentOf,
+  paymentDeps,
+  Refusal,
+  webhookSecretOf,
+} from "@eo/core";
 import Stripe from "stripe";
 import { bodyOf, httpHandler } from "../shared/http-handler";
 import { logger, metrics } from "../shared/observability";
@@ -29,6 +36,9 @@ export const handler = httpHandler("stripe-webhook", async (event) => {
       `webhook signature rejected: ${(err as Error).message.split(/\.\s/)[0]}`,
     );
   }
+  // Another stage on the same Stripe account: 200, so that Stripe stops sending it here, and nothing changes.
+  const another = otherDeploymentOf(verified, deps.config.deployment);
+  if (another) return { status: 200, body: { received: true, ignored: another } };
   const mapped = mapStripeEvent(verified);
   if (mapped.kind === "ignored") return { status: 200, body: { received: true, ignored: mapped.reason } };
   const result = await applyPspEvent(deps, mapped.event);

@@ -1,9 +1,10 @@
 import { clock, type RegionRole } from "@eo/core";
-import type { FakePsp } from "@eo/psp";
+import type { FakePsp, PspStats } from "@eo/psp";
 import type { RegionFlags } from "../region/region-flags";
 import { regionsView } from "../region/regions-route";
 import type { RegionRuntime } from "../region/start-region";
 import type { Replicator } from "../replication/start-replicator";
+import { NotKeptByExternalPsp } from "../stack/external-psp";
 import type { Emulators } from "../stack/start-emulators";
 import { type AlarmView, alarmEvaluator } from "./alarm-states";
 import { type PspView, pspRates } from "./psp-rates";
@@ -39,7 +40,8 @@ export interface ConsoleState {
  */
 export function consoleState(src: ConsoleSources): () => Promise<ConsoleState> {
   const counters = new WindowedCounters();
-  const rates = pspRates(() => src.psp.stats());
+  // A real PSP (npm start with PSP_URL) keeps no counters we can read: the console shows no PSP traffic then.
+  const rates = pspRates(() => statsOrNone(src.psp));
   const alarms = alarmEvaluator(process.env.CLAIM_MODE);
   return async () => {
     const wallMs = Date.now();
@@ -72,4 +74,24 @@ export function consoleState(src: ConsoleSources): () => Promise<ConsoleState> {
       alarms: alarms(wallMs, inputs),
     };
   };
+}
+
+function statsOrNone(psp: FakePsp): PspStats {
+  try {
+    return psp.stats();
+  } catch (err) {
+    if (!(err instanceof NotKeptByExternalPsp)) throw err;
+    const origins = { live: 0, resolver: 0, other: 0 };
+    return {
+      requests: 0,
+      by_endpoint: {},
+      by_origin: origins,
+      by_status: {},
+      rate_limited: 0,
+      by_origin_rate_limited: { ...origins },
+      outage_refused: 0,
+      replies_dropped: 0,
+      held: 0,
+    };
+  }
 }

@@ -55,6 +55,9 @@ export function regionHandlerEnv(
     PSP_URL: pspUrl,
     // The dialect the stack's fake PSP speaks (startLocalStack sets it, from PSP): which adapter the handlers build.
     PSP: pspDialectOf(process.env),
+    // Unset by default (keys exactly as the contract derives them); set it when npm start shares a Stripe test-mode
+    // account with deployed stages (docs/deploying.md, several stages on one Stripe account).
+    ...(process.env.DEPLOYMENT_NAME ? { DEPLOYMENT_NAME: process.env.DEPLOYMENT_NAME } : {}),
     POWERTOOLS_SERVICE_NAME: "effectively-once",
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? process.env.LOG_LEVEL ?? "WARN",
     POWERTOOLS_METRICS_NAMESPACE: "EffectivelyOnce",

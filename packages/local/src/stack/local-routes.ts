@@ -3,6 +3,7 @@ import { advanceClock, armedFaults, armFault, clearFaults, clock, parseFaultRequ
 import { apiReferenceAnswer } from "../docs/api-reference";
 import type { LocalAnswer, LocalRoutes } from "../runtime/http-front";
 import { problem } from "../runtime/http-front";
+import { NotKeptByExternalPsp } from "./external-psp";
 
 /** What the inspection routes read from the running stack. */
 export interface LocalRouteSources {
@@ -57,6 +58,9 @@ export function localRoutes(src: LocalRouteSources): LocalRoutes {
       }
       return undefined;
     } catch (err) {
+      // A record only the fake PSP keeps, asked of a stack that calls a real one (npm start with PSP_URL).
+      if (err instanceof NotKeptByExternalPsp)
+        return { status: 501, body: problem(501, "Not Implemented", err.message) };
       return { status: 400, body: problem(400, "Bad Request", (err as Error).message) };
     }
   };

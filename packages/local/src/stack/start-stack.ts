@@ -17,6 +17,7 @@ import {
 } from "../replication/start-replicator";
 import { boundPort, closeHttp, type LocalRoutes, listenHttp } from "../runtime/http-front";
 import { EVENTS_MAX_RECEIVE_COUNT, EVENTS_VISIBILITY_TIMEOUT_S } from "./create-resources";
+import { type ExternalPspChoice, externalPsp } from "./external-psp";
 import { type LocalSecrets, localSecrets, operatorSecretsEnv, regionHandlerEnv } from "./handler-env";
 import { localRoutes } from "./local-routes";
 import { resourcesRoute, webhookTargetRoute } from "./operator-routes";
@@ -39,6 +40,11 @@ export interface StackOptions {
    * "stripe" the handlers call it through Stripe's SDK and its webhooks go to `/webhooks/stripe`.
    */
   pspDialect?: PspDialect;
+  /**
+   * A real PSP to call instead of starting the fake (`npm start` with PSP_URL, e.g. Stripe's test mode): the handlers
+   * call it, its webhooks come from it (`stripe listen --forward-to`), and what only the fake keeps answers 501.
+   */
+  externalPsp?: ExternalPspChoice;
   /** Overrides for the fake PSP, e.g. higher rate limits for a benchmark. */
   psp?: Pick<FakePspOptions, "rateLimits">;
   /** Whether to start the relay, worker and push provider (on by default; a benchmark of the API turns it off). */
@@ -71,6 +77,8 @@ export interface LocalStack {
   psp: FakePsp;
   /** The dialect the fake PSP speaks, and the API path its webhooks go to (`/webhooks/psp` or `/webhooks/stripe`). */
   pspDialect: PspDialect;
+  /** Set when the stack calls a real PSP (`externalPsp`) and started no fake: where that PSP is. */
+  externalPspUrl?: string;
   webhookPath: string;
   /** The primary Region's scheduled jobs. */
   jobs: JobRunner;
@@ -114,7 +122,7 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const emulators = await startEmulators(opts.ports);
     stops.push(() => emulators.stop());
-    const psp = await startPsp(opts, apiUrl, pspDialect);
+    const psp = opts.externalPsp ? externalPsp(opts.externalPsp) : await startPsp(opts, apiUrl, pspDialect);
     stops.push(() => psp.stop());
     const flags = new RegionFlags();
     const push =
@@ -176,6 +184,7 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
       psp,
       pspDialect,
       webhookPath: webhookPathOf(pspDialect),
+      ...(opts.externalPsp ? { externalPspUrl: opts.externalPsp.url } : {}),
       jobs: primary.jobs,
       regions: { primary, standby },
       flags,

@@ -2,9 +2,10 @@ import type { Call, PspContext } from "../context";
 import { jsonReply, send } from "../http-io";
 import type { Charge } from "../ledger";
 import { expandOf } from "./form-params";
+import { RETRIEVE_PARAMS, refuseUnknownParams } from "./known-params";
 import { resourceMissing } from "./stripe-errors";
 import { queryOf, sendStripeList } from "./stripe-list";
-import { intentObjectOf } from "./stripe-objects";
+import { chargeIdOf, chargeObjectOf, intentObjectOf } from "./stripe-objects";
 
 /** The account's PaymentIntents, oldest first; generic charges are not intents and are left out. */
 export function intentsOf(ctx: PspContext, account: string): Charge[] {
@@ -13,8 +14,10 @@ export function intentsOf(ctx: PspContext, account: string): Charge[] {
 
 /** `GET /v1/payment_intents/{id}`, with `expand[]=latest_charge`. */
 export function retrieveIntent(ctx: PspContext, call: Call, id: string): void {
+  const query = queryOf(call);
+  refuseUnknownParams(query, RETRIEVE_PARAMS);
   const record = intentsOf(ctx, call.account).find((c) => c.id === id);
-  const expand = expandOf(queryOf(call));
+  const expand = expandOf(query);
   send(
     call.res,
     record ? jsonReply(200, intentObjectOf(record, expand)) : resourceMissing("payment_intent", id),
@@ -27,4 +30,16 @@ export async function listIntents(ctx: PspContext, call: Call): Promise<void> {
   await sendStripeList(ctx, call, intentsOf(ctx, call.account), "/v1/payment_intents", (c) =>
     intentObjectOf(c, expand),
   );
+}
+
+/** The PaymentIntent whose charge is `chargeId`, if the account has one. */
+export function intentOfCharge(ctx: PspContext, account: string, chargeId: string): Charge | undefined {
+  return intentsOf(ctx, account).find((c) => chargeIdOf(c) === chargeId);
+}
+
+/** `GET /v1/charges/{id}` of a PaymentIntent's charge: the Charge as it is now. */
+export function retrieveStripeCharge(ctx: PspContext, call: Call, id: string): void {
+  refuseUnknownParams(queryOf(call), RETRIEVE_PARAMS);
+  const record = intentOfCharge(ctx, call.account, id);
+  send(call.res, record ? jsonReply(200, chargeObjectOf(record)) : resourceMissing("charge", id));
 }

@@ -1,13 +1,16 @@
 import { type Call, type PspContext, unixNow } from "../context";
-import { errorReply, jsonReply } from "../http-io";
+import { eventOf } from "../events";
+import { errorReply, jsonReply, send } from "../http-io";
 import { newId } from "../ids";
 import type { KeyedOperation, Outcome } from "../keyed-request";
 import type { Charge, Refund } from "../ledger";
 import { injectedRefusal, refusal } from "../refund-routes";
 import { type FormMap, metadataOf, nestForm, textOf } from "./form-params";
+import { REFUND_CREATE_PARAMS, RETRIEVE_PARAMS, refuseUnknownParams } from "./known-params";
 import { intentsOf } from "./payment-intent-read";
+import { refundStartOf } from "./refund-life";
 import { amountParam, missingParam, resourceMissing } from "./stripe-errors";
-import { sendStripeList } from "./stripe-list";
+import { queryOf, sendStripeList } from "./stripe-list";
 import { chargeIdOf, refundObjectOf } from "./stripe-objects";
 
 /** The parameters of a form-encoded `POST /v1/refunds`; the whole nested body is the fingerprint. */
@@ -21,6 +24,7 @@ export interface StripeRefundParams {
 /** Validates a refund of a whole PaymentIntent (or of its charge); a partial amount is not modelled. */
 export function parseStripeRefund(raw: Record<string, unknown>): StripeRefundParams {
   const body = nestForm(Object.entries(raw));
+  refuseUnknownParams(body, REFUND_CREATE_PARAMS);
   const intent = textOf(body, "payment_intent");
   const charge = textOf(body, "charge");
   if (!intent && !charge) throw missingParam("payment_intent");
@@ -49,10 +53,18 @@ function refundOf(ctx: PspContext, record: Charge, p: StripeRefundParams, key: s
     currency: record.currency,
     reference: p.metadata.payment_id ?? record.reference,
     idempotency_key: key,
-    status: "succeeded",
     created: unixNow(ctx),
     metadata: p.metadata,
+    ...refundStartOf(ctx, record),
   };
+}
+
+// A pending refund already counts against the charge at Stripe; only a failure gives its amount back.
+function keepRefund(ctx: PspContext, account: string, record: Charge, refund: Refund): void {
+  record.refunded = true;
+  ctx.ledger.addRefund(account, refund);
+  if (record.stripe) record.stripe.refunds = [...(record.stripe.refunds ?? []), refund];
+  if (refund.due) ctx.ledger.watch(account, refund);
 }
 
 function executeRefund(ctx: PspContext, account: string, p: StripeRefundParams, key: string): Outcome {
@@ -68,8 +80,7 @@ function executeRefund(ctx: PspContext, account: string, p: StripeRefundParams, 
     };
   }
   const refund = refundOf(ctx, record, p, key);
-  record.refunded = true;
-  ctx.ledger.addRefund(account, refund);
+  keepRefund(ctx, account, record, refund);
   return {
     reply: jsonReply(200, refundObjectOf(refund, record)),
     events: [{ kind: "refund", charge: record, refund }],
@@ -90,4 +101,28 @@ export async function listStripeRefunds(ctx: PspContext, call: Call): Promise<vo
   const record = intentsOf(ctx, call.account).find((c) => c.id === intent);
   const refunds = ctx.ledger.listRefunds(call.account, intent);
   await sendStripeList(ctx, call, refunds, "/v1/refunds", (r) => refundObjectOf(r, record));
+}
+
+/** `GET /v1/refunds/{id}`: one refund as it is now (consistent), whatever became of it since its creation. */
+export function retrieveStripeRefund(ctx: PspContext, call: Call, id: string): void {
+  refuseUnknownParams(queryOf(call), RETRIEVE_PARAMS);
+  const refund = ctx.ledger.listRefunds(call.account).find((r) => r.id === id);
+  const record = refund && ctx.ledger.getCharge(call.account, refund.charge);
+  send(call.res, refund ? jsonReply(200, refundObjectOf(refund, record)) : resourceMissing("refund", id));
+}
+
+/**
+ * A refund made in Stripe's Dashboard, not through the API: no idempotency key, and its `charge.refunded` event
+ * names no request. Returns the refund's id; throws when the intent cannot be refunded.
+ */
+export function dashboardRefund(ctx: PspContext, paymentIntentId: string): string {
+  const account = ctx.ledger.accounts().find((a) => ctx.ledger.getCharge(a, paymentIntentId)?.stripe);
+  const record = account === undefined ? undefined : ctx.ledger.getCharge(account, paymentIntentId);
+  if (account === undefined || !record) throw new RangeError(`no PaymentIntent ${paymentIntentId}`);
+  if (refusal(record)) throw new RangeError(`PaymentIntent ${paymentIntentId} cannot be refunded`);
+  const params = { target: { param: "payment_intent" as const, id: record.id }, metadata: {}, body: {} };
+  const refund = refundOf(ctx, record, params, "");
+  keepRefund(ctx, account, record, refund);
+  ctx.webhooks.send(eventOf(ctx.opts.dialect, { kind: "refund", charge: record, refund }, null));
+  return refund.id;
 }
