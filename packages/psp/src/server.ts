@@ -3,10 +3,10 @@ import type { AddressInfo } from "node:net";
 import { createContext, type PspContext } from "./context";
 import { type FakePsp, type FakePspOptions, resolveOptions } from "./options";
 import { handleRequest } from "./router";
-import { seedIntents } from "./stripe/seed-intents";
 import { settleDue } from "./stripe/due-changes";
 import { dashboardRefund } from "./stripe/refund-create";
 import { failRefund, topUpBalance } from "./stripe/refund-life";
+import { seedIntents } from "./stripe/seed-intents";
 
 // Loopback only: the fake PSP has no authentication worth the name and must never be reachable from outside.
 const HOST = "127.0.0.1";
