@@ -51,6 +51,10 @@ describe("lost PSP reply (P1, P2)", () => {
     });
     expect(chargesFor(paymentId)).toHaveLength(1);
     expect(retryAfterResolver.body.psp_charge).toBe(chargesFor(paymentId)[0]?.id);
+    // Each send recorded on the row before it went (issue 39): the guard's, then the resolver's replay.
+    const sends = (await tablesOf(stack()).payment(paymentId))?.psp_sends ?? [];
+    expect(sends).toHaveLength(2);
+    expect(sends[1]).toBeGreaterThanOrEqual((sends[0] ?? 0) + 10_000);
   });
 
   it("stores a pointer while unknown and the resolver rewrites it to the final answer", async () => {

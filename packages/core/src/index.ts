@@ -75,6 +75,7 @@ export * from "./psp/psp-replies";
 export * from "./psp/webhook-signature";
 export * from "./psp-budget/dynamo-psp-budget";
 export * from "./psp-budget/dynamo-slot-bookings";
+export * from "./psp-budget/memory-psp-budget";
 export * from "./psp-budget/psp-budget";
 export * from "./psp-budget/slot-bookings";
 export * from "./psp-budget/within-budget";

@@ -76,12 +76,10 @@ describe("lost PSP reply (Parts 2 to 4): unknown, then found by the list while s
     const now = Date.now();
     // act
     const before = await rig.stripe.findCharge("pay_4", 5_000, "live", {
-      fromMs: now - 26 * HOUR_MS,
-      toMs: now - 25 * HOUR_MS,
+      windows: [{ fromMs: now - 26 * HOUR_MS, toMs: now - 25 * HOUR_MS }],
     });
     const around = await rig.stripe.findCharge("pay_4", 5_000, "live", {
-      fromMs: now - 5_000,
-      toMs: now + 24 * HOUR_MS,
+      windows: [{ fromMs: now - 5_000, toMs: now + 24 * HOUR_MS }],
     });
     // assess
     expect(before).toEqual({ kind: "not-found" });

@@ -16,6 +16,7 @@ export { DEFAULT_ACCOUNT } from "./router";
 export { startFakePsp } from "./server";
 export { type SignatureCheck, signWebhook, verifyWebhookSignature } from "./signature";
 export { type Origin, originOf, type PspStats } from "./stats";
+export type { IntentSeed } from "./stripe/intent-seed";
 export { DECLINING_TEST_CARDS } from "./stripe/payment-intent-create";
 export type { StripeEvent, StripeEventType } from "./stripe/stripe-events";
 export {

@@ -3,6 +3,7 @@ import type { Dialect } from "./dialect-name";
 import type { WebhookEvent } from "./events";
 import type { ChargeSummary, RefundSummary } from "./ledger";
 import type { PspStats } from "./stats";
+import type { IntentSeed } from "./stripe/intent-seed";
 
 /** The faults the fake PSP consults, a subset of the names `@eo/core` arms. */
 export type PspFaultName =
@@ -42,6 +43,13 @@ export interface FakePspOptions {
   dialect?: Dialect;
   /** How long after its creation a PaymentIntent becomes searchable (Stripe's search is eventually consistent). */
   searchLagMs?: number;
+  /**
+   * How long each page of a Stripe list or search takes to answer (real time, ms): 0 for tests; a bench sets what
+   * Stripe takes (tens of ms), so that a lookup of many pages costs its real time.
+   */
+  listPageMs?: number;
+  /** Search's own rate limit per account (requests/s, Stripe's 20 for the Search API); over it, a 429. */
+  searchRatePerS?: number;
   /**
    * How long (by the PSP's clock) after it succeeded a refund of Stripe's test card `pm_card_refundFail` fails
    * with `expired_or_canceled_card`; Stripe says only "some time later".
@@ -88,6 +96,8 @@ export interface FakePsp {
   webhookEvents(): WebhookEvent[];
   /** Sends the events of charge reference `reference` (all when absent) again at once, oldest first; returns how many. */
   redeliverWebhooks(reference?: string): number;
+  /** Puts intents in an account at once, without a request each (lists at volume); returns how many. */
+  seedIntents(seed: IntentSeed): number;
   /**
    * Makes every change due by the PSP's clock now (a `processing` intent succeeding, a pending refund settling, a
    * refund of `pm_card_refundFail` failing), as the next request or the PSP's own 50 ms poll would; returns how
@@ -160,6 +170,8 @@ export function resolveOptions(opts: FakePspOptions): ResolvedOptions {
     seed: opts.seed ?? DEFAULT_SEED,
     dialect: opts.dialect ?? "generic",
     searchLagMs: opts.searchLagMs ?? 0,
+    listPageMs: opts.listPageMs ?? 0,
+    searchRatePerS: opts.searchRatePerS ?? 20,
     refundFailDelayMs: opts.refundFailDelayMs ?? DEFAULT_REFUND_FAIL_DELAY_MS,
   };
 }

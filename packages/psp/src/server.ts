@@ -6,6 +6,7 @@ import { handleRequest } from "./router";
 import { settleDue } from "./stripe/due-changes";
 import { dashboardRefund } from "./stripe/refund-create";
 import { failRefund, topUpBalance } from "./stripe/refund-life";
+import { seedIntents } from "./stripe/seed-intents";
 
 // Loopback only: the fake PSP has no authentication worth the name and must never be reachable from outside.
 const HOST = "127.0.0.1";
@@ -46,6 +47,7 @@ function facade(ctx: PspContext, server: Server, port: number): FakePsp {
     webhooksPending: () => ctx.webhooks.pending(),
     webhookEvents: () => ctx.webhooks.events(),
     redeliverWebhooks: (reference) => ctx.webhooks.redeliver(reference),
+    seedIntents: (seed) => seedIntents(ctx, seed),
     settleDue: () => settleDue(ctx),
     topUpBalance: () => topUpBalance(ctx),
     dashboardRefund: (id) => dashboardRefund(ctx, id),

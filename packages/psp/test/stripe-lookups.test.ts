@@ -1,7 +1,7 @@
 import { manualClock } from "@eo/core";
 import Stripe from "stripe";
 import { afterEach, describe, expect, it } from "vitest";
-import { intentParams, type StripeRig, startRig, stripeFor, thrown } from "./stripe-harness";
+import { intentParams, SECRET_KEY, type StripeRig, startRig, stripeFor, thrown } from "./stripe-harness";
 
 let rig: StripeRig | undefined;
 
@@ -170,5 +170,44 @@ describe("listing PaymentIntents", () => {
     // assess
     expect(err).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
     expect(err.param).toBe("starting_after");
+  });
+});
+
+describe("lists and search at volume (issue 39)", () => {
+  it("a seeded account of 10,000 intents a day lists a ten-minute window newest first in one page", async () => {
+    // prepare
+    rig = await startRig();
+    const t0 = Date.now();
+    rig.psp.seedIntents({ account: SECRET_KEY, count: 10_000, fromMs: t0 - 86_400_000, toMs: t0 });
+    // act
+    const page = await rig.stripe.paymentIntents.list({
+      created: { gte: unix(t0 - 600_000), lte: unix(t0) },
+      limit: 100,
+    });
+    // assess
+    const created = page.data.map((pi) => pi.created);
+    expect(page.has_more).toBe(false);
+    expect(page.data.length).toBeGreaterThan(60);
+    expect(rig.psp.requests()).toBe(1);
+    expect(created).toEqual([...created].sort((a, b) => b - a));
+  });
+
+  it("search has its own limit, 20 requests/s: over it, Stripe's 429 rate_limit, and the SDK names it", async () => {
+    // prepare
+    rig = await startRig({ rateLimits: { perAccount: 1_000, perEndpoint: 1_000 } });
+    const { stripe } = rig;
+    // act
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        stripe.paymentIntents.search({ query: byReference(`p${i}`) }).then(
+          () => undefined,
+          (err: unknown) => err,
+        ),
+      ),
+    );
+    // assess
+    const refused = answers.filter((e) => e instanceof Stripe.errors.StripeRateLimitError);
+    expect(refused.length).toBeGreaterThanOrEqual(5);
+    expect((refused[0] as Stripe.errors.StripeError | undefined)?.code).toBe("rate_limit");
   });
 });

@@ -8,6 +8,7 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { cancellationCodes, isConditionFailure } from "../aws/document-client";
 import { CHARGE_OPEN_STATES, isSwept, mayMove, type PaymentState } from "../payment/payment-state";
+import type { LookupCursor } from "../psp/psp-port";
 import { sweepIndexPk, sweepIndexPks } from "./index-shards";
 import { outboxAgain } from "./journal-and-outbox";
 import {
@@ -24,6 +25,7 @@ import {
 } from "./ledger-items";
 import type { GuardConflict, LedgerPort, Move, MoveResult } from "./ledger-port";
 import { unsafeNoRowCatchUp, unsafeRowsLastWriterWins } from "./ledger-test-switches";
+import { writeLookupCursor, writePspSends } from "./lookup-records";
 import { type MoveTarget, moveItems, rowPut } from "./move-items";
 import { queryShardedIndex } from "./query-sharded-index";
 import { isStateFact, mergeFacts, type StateFact } from "./state-facts";
@@ -191,6 +193,19 @@ export class DynamoLedger implements LedgerPort {
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
     }
+  }
+
+  recordPspSends(s: {
+    paymentId: string;
+    state: PaymentState;
+    before: number[] | undefined;
+    after: number[];
+  }): Promise<boolean> {
+    return writePspSends(this.db, this.table, s);
+  }
+
+  keepLookupCursor(paymentId: string, state: PaymentState, cursor: LookupCursor | undefined): Promise<void> {
+    return writeLookupCursor(this.db, this.table, paymentId, state, cursor);
   }
 
   // As touchSweep, with the failure counted and its error kept on the row for the on-call engineer.

@@ -1,5 +1,6 @@
 import type { PaymentState } from "../payment/payment-state";
 import { unsafeKeepIndexOnMove } from "../payment/payment-test-switches";
+import type { LookupCursor } from "../psp/psp-port";
 import { outboxIndexPk, sweepIndexPk } from "./index-shards";
 
 /** The payment row: the durable record of the intent, written before any PSP call. */
@@ -28,6 +29,14 @@ export interface PaymentRow {
   lookup_attempts?: number;
   /** When a lookup by our reference first found nothing; the settle period counts from it too. */
   first_not_found_at?: number;
+  /**
+   * When each send of the charge's key began (our clock, ms), recorded on the row before the send: the first one
+   * (the durable guard's own write) and the latest few (PSP_SENDS_KEPT in psp-sends.ts). A lookup lists only around
+   * them; with a send dropped between the first and the second kept, it lists that whole gap.
+   */
+  psp_sends?: number[];
+  /** Where the last lookup of the charge stopped unfinished; the next one goes on from there. */
+  lookup_cursor?: LookupCursor;
   /** Something the PSP said that contradicts a final state (a charge.succeeded for a FAILED payment). */
   anomaly?: PaymentAnomaly;
   /**

@@ -1,4 +1,5 @@
 import type { PaymentState } from "../payment/payment-state";
+import type { LookupCursor } from "../psp/psp-port";
 import type { LocatorRow, PaymentAnomaly, PaymentRow } from "./ledger-items";
 
 /** What a failed insert found in the way: the locator, and the payment it names when there is one. */
@@ -57,6 +58,18 @@ export interface LedgerPort {
    * until then.
    */
   touchSweep(paymentId: string, state: PaymentState, now: number, retryAt?: number): Promise<void>;
+  /**
+   * Sets a row's charge sends (`psp_sends`) from `before` to `after`, on the condition that the row is still in
+   * `state` with `before`; false when it moved or another send was recorded meanwhile. Written before the send.
+   */
+  recordPspSends(s: {
+    paymentId: string;
+    state: PaymentState;
+    before: number[] | undefined;
+    after: number[];
+  }): Promise<boolean>;
+  /** Keeps where an unfinished lookup stopped (or removes it, with undefined) while the row is in `state`. */
+  keepLookupCursor(paymentId: string, state: PaymentState, cursor: LookupCursor | undefined): Promise<void>;
   /**
    * Sends a row whose settle failed to the back of the sweep index until `retryAt`, counts the failure on the row
    * (`resolver_failures`) and keeps its error (`resolver_error`); answers the count, or undefined when the row has

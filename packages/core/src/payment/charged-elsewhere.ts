@@ -1,4 +1,4 @@
-import { withinBudget } from "../psp-budget/within-budget";
+import { budgetGate, countPspCall } from "../psp-budget/within-budget";
 import type { PaymentDeps } from "./payment-deps";
 import { unsafeVoidWithoutPspLookup } from "./payment-test-switches";
 import { maxWaitOf } from "./replay-charge";
@@ -26,11 +26,15 @@ export interface EpochContext {
 export async function chargeAtPsp(deps: PaymentDeps, paymentId: string): Promise<ChargeFound | undefined> {
   if (unsafeVoidWithoutPspLookup()) return undefined;
   const untilMs = deps.clock.now() + deps.config.deadlineMs;
-  const reply = await withinBudget(
-    deps.pspBudget,
-    deps.clock,
-    { endpoint: "GET /v1/charges", origin: "live", untilMs, maxWaitMs: maxWaitOf(deps, "live") },
-    (t) => deps.psp.findCharge(paymentId, t, "live"),
+  // No row here says when it was sent: the adapter's default window; each request takes its own budget slot.
+  const gate = budgetGate(deps.pspBudget, deps.clock, {
+    origin: "live",
+    untilMs,
+    maxWaitMs: maxWaitOf(deps, "live"),
+  });
+  const reply = countPspCall(
+    "live",
+    await deps.psp.findCharge(paymentId, untilMs - deps.clock.now(), "live", { gate }),
   );
   if (reply.kind === "not-found") return undefined;
   // A charge refunded since still went through: the app must not pay again with a new key (resolve has no REFUNDED).

@@ -119,3 +119,10 @@ export const unsafeTrustInheritedVoidOnPay = (): boolean =>
  * lands on a free slot wins and a buyer who tapped first can be served after later ones (the run before issue 29).
  */
 export const unsafeNoFairQueue = (): boolean => process.env.EO_TEST_UNSAFE_NO_FAIR_QUEUE === "1";
+
+/**
+ * EO_TEST_UNSAFE_WIDE_LOOKUP_WINDOW=1 lists the whole key window after the row's creation (24 h) instead of around
+ * its recorded sends, and keeps no cursor across passes, as before issue 39: at real volume the lookup reads every
+ * intent of the account for a day, runs past its pages and time, and a lost reply is never settled by a pass.
+ */
+export const unsafeWideLookupWindow = (): boolean => process.env.EO_TEST_UNSAFE_WIDE_LOOKUP_WINDOW === "1";

@@ -25,6 +25,8 @@ export async function placeDurableGuard(
     ...p.request,
     email: p.email,
     state: "PENDING",
+    // The first send's record, in the guard's own write: the charge goes within a deadline of it (psp-sends.ts).
+    psp_sends: [now],
     // Every replay of this payment's keys sends the bodies of this version, whatever a later deploy sends.
     body_version: PSP_BODY_VERSION,
     created_at: now,

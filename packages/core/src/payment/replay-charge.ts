@@ -1,11 +1,18 @@
 import { chargeKeyOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
-import type { PspOrigin, PspReply } from "../psp/psp-port";
+import type { ChargeLookup, LookupCursor, PspOrigin, PspReply } from "../psp/psp-port";
 import type { PspEndpoint, Slot } from "../psp-budget/psp-budget";
-import { withinBudget } from "../psp-budget/within-budget";
+import { budgetGate, countPspCall, withinBudget } from "../psp-budget/within-budget";
 import type { PaymentDeps } from "./payment-deps";
-import { unsafeDefiniteRefusalWaits, unsafeNotFoundIsDecline } from "./payment-test-switches";
+import {
+  unsafeDefiniteRefusalWaits,
+  unsafeNotFoundIsDecline,
+  unsafeWideLookupWindow,
+} from "./payment-test-switches";
 import { pastPspKeyWindow } from "./psp-key-window";
+import { attemptWindowOf, recordSend, sendWindowsOf } from "./psp-sends";
+
+export { attemptWindowOf } from "./psp-sends";
 
 /** The decline recorded when the PSP has had no charge under our reference for the whole settle period. */
 export const NO_CHARGE_AT_PSP = "no_charge_at_psp";
@@ -15,26 +22,17 @@ export const NO_CHARGE_AT_PSP = "no_charge_at_psp";
  * after its window, or when the key's saved result is an error, looks the charge up by our reference
  * instead (Part 1: never replay an old key, a forgotten key is a new charge). Every call gets only what
  * is left until `untilMs` (our clock), so a lookup after a saved error cannot stretch the request's deadline,
- * and each goes in a slot of the PSP budget (a 429 is sent again with the same key while time is left).
+ * and each request goes in its own slot of the PSP budget (a charge's 429 is sent again with the same key while
+ * time is left). Each send is recorded on the row before it goes (`psp_sends`), so that a lookup lists only around
+ * the sends.
  */
 export async function replayCharge(
   deps: PaymentDeps,
   row: PaymentRow,
   untilMs: number,
-  call: { origin: PspOrigin; slot?: Slot; lookupOnly?: boolean } = { origin: "live" },
+  call: ReplayCall = { origin: "live" },
 ): Promise<PspReply> {
-  const budgeted = (endpoint: PspEndpoint, slot: Slot | undefined, send: (t: number) => Promise<PspReply>) =>
-    withinBudget(
-      deps.pspBudget,
-      deps.clock,
-      { endpoint, origin: call.origin, untilMs, slot, maxWaitMs: maxWaitOf(deps, call.origin) },
-      send,
-    );
-  const around = attemptWindowOf(deps, row);
-  const lookup = (slot?: Slot) =>
-    budgeted("GET /v1/charges", slot, (t) => deps.psp.findCharge(row.payment_id, t, call.origin, around));
-  if (call.lookupOnly || pastPspKeyWindow(deps, row.created_at))
-    return judgeLookup(deps, row, await lookup());
+  if (call.lookupOnly || pastPspKeyWindow(deps, row.created_at)) return lookUp(deps, row, untilMs, call);
   const { amount, currency, payment_method } = row;
   // The body the payment was first sent with: a replay under its key must be the same request (absent: version 1).
   const params = {
@@ -45,27 +43,64 @@ export async function replayCharge(
     bodyVersion: row.body_version ?? 1,
   };
   const key = chargeKeyOf(row.payment_id);
-  const reply = await budgeted("POST /v1/charges", call.slot, (t) =>
-    deps.psp.charge(key, params, t, call.origin),
+  const sentAt = deps.clock.now();
+  if (!call.sendRecorded && !(await recordSend(deps, row, sentAt)))
+    return { kind: "unknown", reason: "the row moved, or another send was recorded, before this send" };
+  // Every send goes within a deadline of its record, which is what a lookup lists around (sendWindowsOf).
+  const sendUntil = Math.min(untilMs, sentAt + deps.config.deadlineMs);
+  const reply = await withinBudget(
+    deps.pspBudget,
+    deps.clock,
+    budgetedOf(deps, "POST /v1/charges", call, sendUntil),
+    (t) => deps.psp.charge(key, params, t, call.origin),
   );
   if (reply.kind !== "saved-error") return reply;
-  return judgeLookup(deps, row, await lookup(), reply);
+  return lookUp(deps, row, untilMs, call, reply);
+}
+
+/** How replayCharge runs: who calls, a slot reserved earlier, lookup only, and whether the send is recorded. */
+export interface ReplayCall {
+  origin: PspOrigin;
+  slot?: Slot;
+  lookupOnly?: boolean;
+  /** The durable guard just wrote the row with this send recorded (`psp_sends`): no second write. */
+  sendRecorded?: boolean;
+}
+
+// Looks the charge up by our reference, around the row's recorded sends (a row that crossed a failover or whose
+// key was voided may lack the other Region's last sends: the bounded fallback instead), going on from where the
+// last lookup stopped, each request in its own budget slot; where it stops unfinished is kept on the row.
+async function lookUp(
+  deps: PaymentDeps,
+  row: PaymentRow,
+  untilMs: number,
+  call: ReplayCall,
+  saved?: SavedError,
+): Promise<PspReply> {
+  const wide = unsafeWideLookupWindow();
+  const windows = call.lookupOnly || wide ? [attemptWindowOf(deps, row)] : sendWindowsOf(deps, row);
+  const cursor = wide ? undefined : row.lookup_cursor;
+  let stopped = cursor;
+  const gated = budgetedOf(deps, "GET /v1/charges", { ...call, slot: undefined }, untilMs);
+  const gate = budgetGate(deps.pspBudget, deps.clock, gated);
+  const progress = (c: LookupCursor | undefined) => {
+    stopped = c;
+  };
+  const lookup: ChargeLookup = { windows, cursor, gate, progress };
+  const reply = await deps.psp.findCharge(row.payment_id, untilMs - deps.clock.now(), call.origin, lookup);
+  countPspCall(call.origin, reply);
+  if (!wide && JSON.stringify(stopped) !== JSON.stringify(cursor))
+    await deps.ledger.keepLookupCursor(row.payment_id, row.state, stopped);
+  return judgeLookup(deps, row, reply, saved);
+}
+
+function budgetedOf(deps: PaymentDeps, endpoint: PspEndpoint, call: ReplayCall, untilMs: number) {
+  return { endpoint, origin: call.origin, untilMs, slot: call.slot, maxWaitMs: maxWaitOf(deps, call.origin) };
 }
 
 /** How long a PSP call may wait for a budget slot: a live buyer is waiting, the resolver is not. */
 export function maxWaitOf(deps: PaymentDeps, origin: PspOrigin): number {
   return origin === "live" ? deps.config.pspBudgetMaxWaitMs : RESOLVER_SLOT_WAIT_MS;
-}
-
-/**
- * When a payment's charge can have been sent, for a PSP that lists charges by creation time (Stripe): the row is
- * written before the first send (the durable guard), its derived key is sent only until the PSP's key window has
- * passed (pastPspKeyWindow), and each send lasts at most a deadline. The deadline before creation is slack for
- * clock offsets; the adapter adds its own margin for the PSP's clock.
- */
-export function attemptWindowOf(deps: PaymentDeps, row: PaymentRow): { fromMs: number; toMs: number } {
-  const { deadlineMs, pspKeyWindowS } = deps.config;
-  return { fromMs: row.created_at - deadlineMs, toMs: row.created_at + pspKeyWindowS * 1000 + deadlineMs };
 }
 
 /** The resolver waits this long for a slot before it ends its pass as rate-limited (the next pass goes on). */

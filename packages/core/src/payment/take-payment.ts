@@ -147,7 +147,12 @@ async function chargeOnce(deps: PaymentDeps, p: ChargePayload): Promise<ClaimAns
   if (remaining <= 0)
     return renderPayment(await settleCharge(deps, row.payment_id, { kind: "unknown", reason: "deadline" }));
   ctx.sideEffectStarted = true;
-  const reply = await replayCharge(deps, row, p.deadline_at, { origin: "live", slot });
+  // A row the guard just wrote holds this send already (psp_sends): no second write before it.
+  const reply = await replayCharge(deps, row, p.deadline_at, {
+    origin: "live",
+    slot,
+    sendRecorded: !existing,
+  });
   await stallIfArmed("stall_after_psp_ms");
   await crashPoint("pay.after_psp");
   const settled = await settleCharge(deps, row.payment_id, reply, row);

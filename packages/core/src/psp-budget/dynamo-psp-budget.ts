@@ -2,7 +2,15 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Clock } from "../clock/clock";
 import type { PspOrigin } from "../psp/psp-port";
 import { GcraBuckets } from "./gcra-buckets";
-import { type BudgetRates, endpointRateOf, type PspBudget, type PspEndpoint, type Slot } from "./psp-budget";
+import {
+  type BudgetRates,
+  endpointRateOf,
+  type PspBudget,
+  type PspEndpoint,
+  SEARCH_ENDPOINT,
+  type Slot,
+  searchRateOf,
+} from "./psp-budget";
 import { unsafeNoPspBudget, unsafeResolverQueuesLikeLive } from "./psp-budget-test-switches";
 import { sleep } from "./within-budget";
 
@@ -28,6 +36,7 @@ export class DynamoPspBudget implements PspBudget {
 
   async reserve(endpoint: PspEndpoint, origin: PspOrigin, maxWaitMs: number): Promise<Slot> {
     if (unsafeNoPspBudget()) return { granted: true, atMs: this.now() };
+    if (endpoint === SEARCH_ENDPOINT) return this.search(origin, maxWaitMs);
     const slot = await this.take(endpoint, origin, maxWaitMs);
     return slot.granted ? { ...slot, spacingMs: this.interval } : slot;
   }
@@ -40,6 +49,21 @@ export class DynamoPspBudget implements PspBudget {
       if (!unsafeResolverQueuesLikeLive()) return this.idleSlot(endpoint, now + maxWaitMs);
     }
     return this.buckets.queue(`psp#${endpoint}`, this.interval, now, now + maxWaitMs);
+  }
+
+  // Search waits for its own cap's slot first (Stripe's stricter limit), then takes a read's slot with what is
+  // left of the wait: a search also counts against the basic limits.
+  private async search(origin: PspOrigin, maxWaitMs: number): Promise<Slot> {
+    const start = this.now();
+    const own = await this.buckets.queue(
+      `psp#${SEARCH_ENDPOINT}`,
+      1000 / searchRateOf(this.rates),
+      start,
+      start + maxWaitMs,
+    );
+    if (!own.granted) return own;
+    await sleep(own.atMs - this.now());
+    return this.reserve("GET /v1/charges", origin, Math.max(0, maxWaitMs - (this.now() - start)));
   }
 
   // The resolver's own cap comes first: however idle the PSP is, replays never go faster than it.

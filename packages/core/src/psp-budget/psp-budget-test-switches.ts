@@ -10,3 +10,9 @@ export const unsafeResolverQueuesLikeLive = (): boolean =>
 
 /** A PSP 429 is not retried and reads as an unknown outcome (the behaviour before the budget). */
 export const unsafe429IsUnknown = (): boolean => process.env.EO_TEST_UNSAFE_429_IS_UNKNOWN === "1";
+
+/**
+ * A whole lookup (its search, every list page and the retrieve) takes one slot, as before issue 39: a lookup that
+ * reads many pages sends them as fast as the PSP answers, past the endpoint's and the account's caps (429s).
+ */
+export const unsafeOneSlotPerLookup = (): boolean => process.env.EO_TEST_UNSAFE_ONE_SLOT_PER_LOOKUP === "1";

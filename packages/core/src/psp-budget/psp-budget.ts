@@ -1,8 +1,26 @@
 import type { PspOrigin } from "../psp/psp-port";
 
-/** The PSP's endpoints, each with its own rate limit (Stripe: 25 requests/s per endpoint, 100/s per account). */
-export type PspEndpoint = "POST /v1/charges" | "GET /v1/charges" | "POST /v1/refunds" | "GET /v1/refunds";
+/**
+ * The PSP's endpoints, each with its own rate limit (Stripe: 25 requests/s per endpoint, 100/s per account), and
+ * search, which Stripe limits further (20 read requests/s) and also counts against the basic limits.
+ */
+export type PspEndpoint =
+  | "POST /v1/charges"
+  | "GET /v1/charges"
+  | "POST /v1/refunds"
+  | "GET /v1/refunds"
+  | typeof SEARCH_ENDPOINT;
 
+/** Search's slots: its own cap first, then a slot of the reads' share (`GET /v1/charges`), as Stripe counts it. */
+export const SEARCH_ENDPOINT = "GET /v1/charges/search" as const;
+
+/**
+ * Our cap on search, under Stripe's 20 read requests/s for the Search API (docs.stripe.com/rate-limits), with the
+ * same 10 % of headroom as the other caps.
+ */
+export const SEARCH_RATE_PER_S = 18;
+
+/** The endpoints that share the account's cap; search takes its slots from the reads' share. */
 export const PSP_ENDPOINTS: readonly PspEndpoint[] = [
   "POST /v1/charges",
   "GET /v1/charges",
@@ -40,4 +58,9 @@ export interface BudgetRates {
  */
 export function endpointRateOf(rates: BudgetRates): number {
   return Math.min(rates.endpointPerS, rates.accountPerS / PSP_ENDPOINTS.length);
+}
+
+/** The rate search may use: its own cap, and never more than the reads' share it also takes a slot of. */
+export function searchRateOf(rates: BudgetRates): number {
+  return Math.min(SEARCH_RATE_PER_S, endpointRateOf(rates));
 }

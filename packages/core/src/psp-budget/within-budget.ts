@@ -1,8 +1,8 @@
 import type { Clock } from "../clock/clock";
-import type { PspOrigin, PspReply } from "../psp/psp-port";
+import type { PspGate, PspOrigin, PspReply } from "../psp/psp-port";
 import { countSignal } from "../signals/signal-sink";
-import type { PspBudget, PspEndpoint, Slot } from "./psp-budget";
-import { unsafe429IsUnknown } from "./psp-budget-test-switches";
+import { type PspBudget, type PspEndpoint, SEARCH_ENDPOINT, type Slot } from "./psp-budget";
+import { unsafe429IsUnknown, unsafeOneSlotPerLookup } from "./psp-budget-test-switches";
 
 /** The least time a PSP call needs to be worth sending: a slot later than the deadline less this is no slot. */
 export const MIN_PSP_CALL_MS = 1_000;
@@ -36,21 +36,8 @@ export async function withinBudget(
 ): Promise<PspReply> {
   let slot = req.slot;
   for (;;) {
-    const wait = slotWaitMs(clock, req.untilMs, req.maxWaitMs);
-    slot ??=
-      wait >= 0
-        ? await budget.reserve(req.endpoint, req.origin, wait)
-        : { granted: false, retryAfterMs: 1_000 };
-    if (!slot.granted)
-      return countPspCall(req.origin, {
-        kind: "rate-limited",
-        retryAfterMs: slot.retryAfterMs,
-        by: "budget",
-      });
-    await sendTimeOf(req.endpoint, slot);
-    // A busy process can wake far past its slot: then the call is not worth sending, and nothing ran.
-    if (req.untilMs - clock.now() < MIN_PSP_CALL_MS / 2)
-      return countPspCall(req.origin, { kind: "rate-limited", retryAfterMs: 1_000, by: "budget" });
+    const refused = await awaitSlot(budget, clock, req, slot);
+    if (refused) return refused;
     const reply = countPspCall(req.origin, await send(req.untilMs - clock.now()));
     if (reply.kind !== "rate-limited") return reply;
     if (unsafe429IsUnknown()) return { kind: "unknown", reason: "PSP answered 429" };
@@ -58,6 +45,48 @@ export async function withinBudget(
     await sleep(reply.retryAfterMs);
     slot = undefined;
   }
+}
+
+/**
+ * Reserves a slot (or uses the one given) and waits for it: undefined when the request may go now, or the
+ * budget's refusal (counted) when no slot comes in time or the process woke too late to send.
+ */
+async function awaitSlot(
+  budget: PspBudget,
+  clock: Clock,
+  req: BudgetedCall,
+  given?: Slot,
+): Promise<PspReply | undefined> {
+  const wait = slotWaitMs(clock, req.untilMs, req.maxWaitMs);
+  const slot =
+    given ??
+    (wait >= 0
+      ? await budget.reserve(req.endpoint, req.origin, wait)
+      : { granted: false, retryAfterMs: 1_000 });
+  if (!slot.granted)
+    return countPspCall(req.origin, { kind: "rate-limited", retryAfterMs: slot.retryAfterMs, by: "budget" });
+  await sendTimeOf(req.endpoint, slot);
+  // A busy process can wake far past its slot: then the call is not worth sending, and nothing ran.
+  if (req.untilMs - clock.now() < MIN_PSP_CALL_MS / 2)
+    return countPspCall(req.origin, { kind: "rate-limited", retryAfterMs: 1_000, by: "budget" });
+  return undefined;
+}
+
+/**
+ * The gate a lookup passes before each of its requests: every list page, search and retrieve waits for its own
+ * slot (search on its own cap, the others on the reads' share), within the lookup's deadline.
+ */
+export function budgetGate(
+  budget: PspBudget,
+  clock: Clock,
+  call: Omit<BudgetedCall, "endpoint" | "slot">,
+): PspGate {
+  let passed = 0;
+  return (request) => {
+    if (unsafeOneSlotPerLookup() && passed++ > 0) return Promise.resolve(undefined);
+    const endpoint: PspEndpoint = request === "search" ? SEARCH_ENDPOINT : "GET /v1/charges";
+    return awaitSlot(budget, clock, { ...call, endpoint });
+  };
 }
 
 /** A call's outcome as on-call reads it: ok, declined, 429 (the PSP's), budget-refused (ours), or the reply's kind. */

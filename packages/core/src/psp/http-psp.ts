@@ -1,4 +1,4 @@
-import type { ChargeParams, PspOrigin, PspPort, PspReply } from "./psp-port";
+import type { ChargeLookup, ChargeParams, PspOrigin, PspPort, PspReply } from "./psp-port";
 import { classifyCharge, classifyRefund, retryAfterMsOf } from "./psp-replies";
 
 type PspUnknown = { kind: "unknown"; reason: string };
@@ -35,15 +35,20 @@ export class HttpPsp implements PspPort {
     return classifyRefund(res.status, res.body, res.replayed, res.retryAfterMs);
   }
 
-  // `around` is not needed: the generic dialect looks a charge up by reference directly, at any age.
+  // No window is needed: the generic dialect looks a charge up by reference directly, at any age, in one request
+  // (a page or two) that takes the gate's slot once.
   async findCharge(
     reference: string,
     timeoutMs: number,
     origin?: PspOrigin,
-    _around?: { fromMs: number; toMs: number },
+    lookup?: ChargeLookup,
   ): Promise<PspReply> {
+    const start = Date.now();
+    const refused = await lookup?.gate?.("list");
+    if (refused) return refused;
+    lookup?.progress?.(undefined);
     const path = `/v1/charges?reference=${encodeURIComponent(reference)}`;
-    const listed = await this.listAll(path, timeoutMs, origin);
+    const listed = await this.listAll(path, timeoutMs - (Date.now() - start), origin);
     if (!Array.isArray(listed)) return listed;
     const ok = listed.find((c) => c.status === "succeeded");
     // A refund made since (by the other Region before it failed, or at the PSP directly) shows on the charge.

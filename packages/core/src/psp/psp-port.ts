@@ -62,16 +62,55 @@ export interface PspPort {
     origin?: PspOrigin,
   ): Promise<PspReply>;
   /**
-   * Looks a charge up by our reference, every page of it, for a saved error or a forgotten key. `around` is when
-   * the charge can have been attempted (our clock), for a PSP whose consistent lookup lists by creation time
-   * (Stripe); an adapter that looks up by reference directly ignores it, and one that needs it has a default.
+   * Looks a charge up by our reference, every page of it, for a saved error or a forgotten key. `lookup` says when
+   * the charge can have been sent (our clock), for a PSP whose consistent lookup lists by creation time (Stripe),
+   * where a lookup that could not finish stopped, and the gate each of its requests passes (the PSP budget).
    */
   findCharge(
     reference: string,
     timeoutMs: number,
     origin?: PspOrigin,
-    around?: { fromMs: number; toMs: number },
+    lookup?: ChargeLookup,
   ): Promise<PspReply>;
   /** Looks a charge's refunds up, for a refund whose key the PSP may have forgotten. */
   findRefund(charge: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply>;
+}
+
+/** When a charge can have been sent, by our clock: a window a lookup lists PaymentIntents in. */
+export interface AttemptWindow {
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * Where an unfinished list stopped, so that the next lookup goes on from there instead of starting again: the
+ * window it was listing, the last object it read (`starting_after`), and the ids of intents carrying our
+ * reference found on the pages already read (a decline found there still counts when the list ends).
+ */
+export interface LookupCursor {
+  fromMs: number;
+  toMs: number;
+  after: string;
+  matched: string[];
+}
+
+/** What a lookup's request is, for the budget: a search (its own, lower limit at Stripe) or a read. */
+export type LookupRequest = "search" | "list" | "retrieve";
+
+/**
+ * Asked before each request of a lookup: resolves undefined when the request may go now (its budget slot has
+ * come), or the reply that ends the lookup instead (no slot in time: rate-limited by the budget).
+ */
+export type PspGate = (request: LookupRequest) => Promise<PspReply | undefined>;
+
+/** How one lookup of a charge runs; every part is optional and an adapter uses what its PSP needs. */
+export interface ChargeLookup {
+  /** When the charge can have been sent; without any, the adapter's own bounded default. */
+  windows?: AttemptWindow[];
+  /** Where the last lookup of this reference stopped unfinished. */
+  cursor?: LookupCursor;
+  /** Told where the list stands when the lookup ends unfinished (a cursor), or that it finished (undefined). */
+  progress?: (cursor: LookupCursor | undefined) => void;
+  /** Passed before every request; without it, requests go at once. */
+  gate?: PspGate;
 }

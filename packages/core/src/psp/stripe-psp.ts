@@ -1,9 +1,9 @@
 import type Stripe from "stripe";
 import { type Clock, clock as sharedClock } from "../clock/clock";
-import type { ChargeParams, PspOrigin, PspPort, PspReply } from "./psp-port";
+import type { ChargeLookup, ChargeParams, PspOrigin, PspPort, PspReply } from "./psp-port";
 import { createBodyOf, stripeKeyOf } from "./stripe-bodies";
 import { createStripeClient, requestOptions, type StripeEndpoint, timed } from "./stripe-client";
-import { type AttemptWindow, findChargeByReference, findRefundOf, type LookupCall } from "./stripe-lookup";
+import { findChargeByReference, findRefundOf, type LookupCall } from "./stripe-lookup";
 import { chargeErrorReply, intentReply, refundErrorReply, refundReply } from "./stripe-replies";
 
 /**
@@ -65,16 +65,21 @@ export class StripePsp implements PspPort {
   }
 
   /**
-   * Looks a charge up by our reference within the attempt's window (`around`, our clock); without one, the last
-   * two hours (DEFAULT_LOOKBACK_MS, and why that is safe, in stripe-lookup).
+   * Looks a charge up by our reference within the windows it can have been sent in (`lookup.windows`, our clock);
+   * without any, the last two hours (DEFAULT_LOOKBACK_MS, and why that is safe, in stripe-lookup). Every request
+   * passes `lookup.gate`, and a list that cannot finish goes on from `lookup.cursor` the next time.
    */
   findCharge(
     reference: string,
     timeoutMs: number,
     origin?: PspOrigin,
-    around?: AttemptWindow,
+    lookup?: ChargeLookup,
   ): Promise<PspReply> {
-    return findChargeByReference(this.lookupCall(timeoutMs, origin), reference, around);
+    return findChargeByReference(
+      { ...this.lookupCall(timeoutMs, origin), gate: lookup?.gate },
+      reference,
+      lookup,
+    );
   }
 
   /** Lists the refunds of the PaymentIntent `charge`, every page. */

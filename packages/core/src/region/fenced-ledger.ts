@@ -12,6 +12,8 @@ const WRITES = [
   "move",
   "catchUp",
   "touchSweep",
+  "recordPspSends",
+  "keepLookupCursor",
   "recordSettleFailure",
   "recordAnomaly",
   "rememberWebhookEvent",

@@ -34,6 +34,17 @@ export class MemoryLedger {
       listByState: async (state, before, limit) => this.listed(state, before, limit),
       move: async (m) => this.move(m),
       touchSweep: async (id, state, _now, retryAt) => this.touch(id, state, retryAt ?? _now),
+      // As on DynamoDB: only while the row is in `state` with the sends the writer read (issue 39).
+      recordPspSends: async ({ paymentId, state, before, after }) => {
+        const row = this.rows.get(paymentId);
+        if (row?.state !== state || JSON.stringify(row.psp_sends) !== JSON.stringify(before)) return false;
+        row.psp_sends = after;
+        return true;
+      },
+      keepLookupCursor: async (id, state, cursor) => {
+        const row = this.rows.get(id);
+        if (row?.state === state) row.lookup_cursor = cursor;
+      },
       recordSettleFailure: async (id, state, retryAt, error) => {
         const row = this.rows.get(id);
         if (row?.state !== state) return undefined;

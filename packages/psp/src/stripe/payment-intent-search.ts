@@ -1,13 +1,18 @@
 import type { Call, PspContext } from "../context";
-import { jsonReply, send } from "../http-io";
+import { sendFor } from "../dialect";
+import { errorReply, jsonReply, send } from "../http-io";
 import type { Charge } from "../ledger";
+import { createRateLimiter, type RateLimiter, SENT_AT_HEADER, sentAtOf } from "../rate-limiter";
+import { originOf } from "../stats";
 import { type FormMap, textOf } from "./form-params";
 import { intentsOf } from "./payment-intent-read";
 import { invalidParam, missingParam } from "./stripe-errors";
-import { limitOf, queryOf } from "./stripe-list";
+import { limitOf, pageTime, queryOf } from "./stripe-list";
 import { intentObjectOf } from "./stripe-objects";
 
 type Clause = (c: Charge) => boolean;
+
+const TOO_MANY_SEARCHES = "Too many search requests hit the API too quickly.";
 
 // The part of Stripe's search language the adapter needs: `metadata['k']:'v'` and `status:'v'`, joined by AND.
 function clauseOf(text: string): Clause {
@@ -43,14 +48,35 @@ function indexed(ctx: PspContext, c: Charge): boolean {
   return ctx.opts.clock.now() - (c.stripe?.createdMs ?? 0) >= ctx.opts.searchLagMs;
 }
 
-/** `GET /v1/payment_intents/search?query=…`: a lagging index; `psp_search_lag` answers it empty. */
+// Search's own limiter per PSP instance (Stripe's Search API allows 20 read requests/s, on top of the basic
+// limits the router applies): kept beside the instance's state, never shared between instances.
+const searchLimiters = new WeakMap<PspContext, RateLimiter>();
+
+function searchAdmitted(ctx: PspContext, call: Call): boolean {
+  let limiter = searchLimiters.get(ctx);
+  if (!limiter) {
+    const perS = ctx.opts.searchRatePerS;
+    limiter = createRateLimiter({ perAccount: perS, perEndpoint: perS });
+    searchLimiters.set(ctx, limiter);
+  }
+  return limiter.admit(call.account, "search", sentAtOf(call.req.headers[SENT_AT_HEADER]));
+}
+
+/**
+ * `GET /v1/payment_intents/search?query=…`: a lagging index (`searchLagMs`; `psp_search_lag` answers it empty),
+ * under search's own rate limit: over it, Stripe's 429 (`rate_limit`), and nothing is searched.
+ */
 export async function searchIntents(ctx: PspContext, call: Call): Promise<void> {
+  if (!searchAdmitted(ctx, call)) {
+    ctx.stats.rateLimited(originOf(call.req.headers["user-agent"]));
+    const reply = errorReply(429, "invalid_request_error", TOO_MANY_SEARCHES, { code: "rate_limit" });
+    return sendFor(call, { ...reply, headers: { "Retry-After": "1" } });
+  }
   const query = queryOf(call);
   const matches = matcherOf(query);
   const limit = limitOf(query);
   const offset = offsetOf(query);
-  const delayMs = ctx.opts.takeFault("psp_lookup_delay_ms");
-  if (delayMs !== undefined && delayMs > 0) await ctx.sleeper.sleep(delayMs);
+  await pageTime(ctx);
   const lagging = ctx.opts.takeFault("psp_search_lag") !== undefined;
   const found = lagging
     ? []
