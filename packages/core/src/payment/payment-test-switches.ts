@@ -97,3 +97,10 @@ export const unsafeTrustInheritedVoidOnPay = (): boolean =>
  * lands on a free slot wins and a buyer who tapped first can be served after later ones (the run before issue 29).
  */
 export const unsafeNoFairQueue = (): boolean => process.env.EO_TEST_UNSAFE_NO_FAIR_QUEUE === "1";
+
+/**
+ * EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK=1 moves a REFUNDED payment whose refund the PSP failed later to REFUND_FAILED
+ * without the entry that takes the merchant's debit back: the merchant stays debited for money that never left, and
+ * the buyer is never told.
+ */
+export const unsafeNoRefundTakeBack = (): boolean => process.env.EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK === "1";

@@ -17,7 +17,14 @@ export type PspReply =
   /** The PSP definitely refused this refund attempt (a 4xx with a reason); nothing was refunded. */
   | { kind: "refused"; code: string; reason: string }
   /** The charge was already refunded (at the PSP directly, or by another attempt). */
-  | { kind: "already-refunded" };
+  | { kind: "already-refunded" }
+  /**
+   * The PSP accepted the refund but it is not final (Stripe: `pending`, `requires_action`): nothing is known to have
+   * gone back yet; the refund is read again by its id, never by a replayed POST (which answers the body it saved).
+   */
+  | { kind: "refund-pending"; id: string }
+  /** The PSP failed or canceled a refund AFTER accepting it (or answering it succeeded): the money did not go back. */
+  | { kind: "refund-failed"; id: string; reason: string };
 
 export interface ChargeParams {
   amount: number;
@@ -52,4 +59,9 @@ export interface PspPort {
   ): Promise<PspReply>;
   /** Looks a charge's refunds up, for a refund whose key the PSP may have forgotten. */
   findRefund(charge: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply>;
+  /**
+   * Reads a refund by its id (consistent), for a refund the PSP accepted but had not finished. `charge` is the charge
+   * it undoes, for a PSP that can only list a charge's refunds.
+   */
+  readRefund(refundId: string, timeoutMs: number, origin?: PspOrigin, charge?: string): Promise<PspReply>;
 }

@@ -4,3 +4,10 @@
  * indexed reads as not found (the guard-off test of issue 30).
  */
 export const unsafeStripeSearchOnly = (): boolean => process.env.EO_TEST_UNSAFE_STRIPE_SEARCH_ONLY === "1";
+
+/**
+ * EO_TEST_UNSAFE_PENDING_REFUND_IS_DONE=1 reads a refund Stripe holds `pending` (or `requires_action`) as done, as
+ * before issue 39: the buyer is told REFUNDED and the merchant debited while the money stays with the merchant.
+ */
+export const unsafePendingRefundIsDone = (): boolean =>
+  process.env.EO_TEST_UNSAFE_PENDING_REFUND_IS_DONE === "1";

@@ -3,6 +3,7 @@ import { type Clock, clock as sharedClock } from "../clock/clock";
 import type { ChargeParams, PspOrigin, PspPort, PspReply } from "./psp-port";
 import { createStripeClient, requestOptions, type StripeEndpoint, timed } from "./stripe-client";
 import { type AttemptWindow, findChargeByReference, findRefundOf, type LookupCall } from "./stripe-lookup";
+import { readRefundById } from "./stripe-refund-read";
 import { chargeErrorReply, intentReply, refundErrorReply, refundReply } from "./stripe-replies";
 
 /**
@@ -81,6 +82,11 @@ export class StripePsp implements PspPort {
   /** Lists the refunds of the PaymentIntent `charge`, every page. */
   findRefund(charge: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
     return findRefundOf(this.lookupCall(timeoutMs, origin), charge);
+  }
+
+  /** Reads the refund `refundId` by its id (consistent), for a refund Stripe accepted but had not finished. */
+  readRefund(refundId: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
+    return readRefundById(this.lookupCall(timeoutMs, origin), refundId);
   }
 
   private lookupCall(timeoutMs: number, origin?: PspOrigin): LookupCall {

@@ -1,5 +1,12 @@
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
-import { applyPspEvent, mapStripeEvent, paymentDeps, Refusal, webhookSecretOf } from "@eo/core";
+import {
+  applyPspEvent,
+  applyRefundEvent,
+  mapStripeEvent,
+  paymentDeps,
+  Refusal,
+  webhookSecretOf,
+} from "@eo/core";
 import Stripe from "stripe";
 import { bodyOf, httpHandler } from "../shared/http-handler";
 import { logger, metrics } from "../shared/observability";
@@ -31,6 +38,22 @@ export const handler = httpHandler("stripe-webhook", async (event) => {
   }
   const mapped = mapStripeEvent(verified);
   if (mapped.kind === "ignored") return { status: 200, body: { received: true, ignored: mapped.reason } };
+  if (mapped.kind === "refund") {
+    const outcome = await applyRefundEvent(deps, mapped.event);
+    // The RefundFailedLater metric is counted by the domain as the payment moves (it pages); the log names it.
+    if (outcome.refundFailedLater)
+      logger.error("PSP failed a refund after accepting it", {
+        event_id: mapped.event.id,
+        refund: mapped.event.refundId,
+        reason: mapped.event.reason,
+      });
+    logger.info("stripe refund event", {
+      event_id: mapped.event.id,
+      status: mapped.event.status,
+      ...outcome,
+    });
+    return { status: 200, body: { received: true, ...outcome } };
+  }
   const result = await applyPspEvent(deps, mapped.event);
   if (result.anomaly) {
     // Stripe charged a payment we answered as FAILED: money moved that the buyer was told did not.
