@@ -4,12 +4,18 @@ import type { Dialect } from "./dialect-name";
 import { type JsonReply, send } from "./http-io";
 
 /**
- * Which dialect a request speaks: PaymentIntents are Stripe's alone, and `/v1/refunds` is Stripe's when its body
- * is form-encoded or its query names a `payment_intent` (the generic adapter posts JSON and lists by `charge`).
+ * Which dialect a request speaks: PaymentIntents and a refund by id are Stripe's alone, a charge by id is Stripe's
+ * when it is a PaymentIntent's, and `/v1/refunds` is Stripe's when its body is form-encoded or its query names a
+ * `payment_intent` (the generic adapter posts JSON and lists by `charge`).
  */
-export function dialectOf(req: IncomingMessage, url: URL): Dialect {
+export function dialectOf(req: IncomingMessage, url: URL, isIntentCharge: (id: string) => boolean): Dialect {
   const path = url.pathname;
   if (path === "/v1/payment_intents" || path.startsWith("/v1/payment_intents/")) return "stripe";
+  // The generic dialect reads no refund by id; a charge by id is Stripe's when it is a PaymentIntent's.
+  if (path.startsWith("/v1/refunds/")) return "stripe";
+  const charge = /^\/v1\/charges\/([^/]+)$/.exec(path)?.[1];
+  if (req.method === "GET" && charge !== undefined && isIntentCharge(decodeURIComponent(charge)))
+    return "stripe";
   if (path !== "/v1/refunds") return "generic";
   if (req.method === "GET") return url.searchParams.has("payment_intent") ? "stripe" : "generic";
   const type = req.headers["content-type"]?.toLowerCase() ?? "";

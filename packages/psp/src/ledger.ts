@@ -7,7 +7,8 @@ export interface Charge {
   payment_method: string;
   reference: string;
   idempotency_key: string;
-  status: "succeeded" | "failed";
+  /** `pending` only for a PaymentIntent waiting for the customer (`requires_action`) or still `processing`. */
+  status: "succeeded" | "failed" | "pending";
   /** Why a failed charge was declined, as its reply, webhook and lookup all report it. */
   decline_code?: string;
   refunded: boolean;
@@ -22,6 +23,20 @@ export interface IntentExtras {
   metadata: Record<string, string>;
   /** By the PSP's clock; search finds the intent only `searchLagMs` after it. */
   createdMs: number;
+  /** Why a `pending` intent is not final: the customer must authenticate, or the payment method is slow. */
+  waiting?: "requires_action" | "processing";
+  /** When (PSP clock, ms) a `processing` intent succeeds by itself. */
+  succeedsAtMs?: number;
+}
+
+/** A refund's status: Stripe's own; a generic refund is always `succeeded`. */
+export type RefundStatus = "pending" | "succeeded" | "failed" | "canceled";
+
+/** A change of a refund's status the PSP will make by itself at `atMs` (by its clock). */
+export interface RefundChange {
+  atMs: number;
+  status: "succeeded" | "failed";
+  failure_reason?: string;
 }
 
 /** A refund as the PSP keeps it. */
@@ -33,10 +48,16 @@ export interface Refund {
   currency: string;
   reference?: string;
   idempotency_key: string;
-  status: "succeeded";
+  status: RefundStatus;
   created: number;
   /** Stripe's metadata of a refund made in its dialect. */
   metadata?: Record<string, string>;
+  /** Why a `pending` refund waits (Stripe's `pending_reason`), such as `insufficient_funds`. */
+  pending_reason?: string;
+  /** Why a refund failed after it was accepted (Stripe's `failure_reason`). */
+  failure_reason?: string;
+  /** The change due later, if any: a pending refund settling, or a succeeded one failing. */
+  due?: RefundChange;
 }
 
 /** A succeeded charge as tests and `/_local/psp/charges` see it. */
@@ -68,6 +89,10 @@ export interface Ledger {
   listCharges(account: string, reference?: string): Charge[];
   addRefund(account: string, refund: Refund): void;
   listRefunds(account: string, charge?: string): Refund[];
+  /** Every account that has made a charge. */
+  accounts(): string[];
+  /** Every refund of every account with its account, oldest first. */
+  allRefunds(): Array<{ account: string; record: Refund }>;
   succeededCharges(): ChargeSummary[];
   refunds(): RefundSummary[];
 }
@@ -88,6 +113,8 @@ export function createLedger(): Ledger {
       refunds
         .filter((r) => r.account === account && (charge === undefined || r.record.charge === charge))
         .map((r) => r.record),
+    allRefunds: () => [...refunds],
+    accounts: () => [...new Set(charges.map((c) => c.account))],
     succeededCharges: () =>
       charges
         .filter((c) => c.record.status === "succeeded")

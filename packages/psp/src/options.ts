@@ -10,6 +10,8 @@ export type PspFaultName =
   | "psp_delay_ms"
   | "psp_fail"
   | "psp_refund_refuse"
+  | "psp_refund_pending"
+  | "psp_intent_processing"
   | "psp_search_lag"
   | "psp_lookup_delay_ms"
   | "psp_outage_ms"
@@ -39,6 +41,11 @@ export interface FakePspOptions {
   dialect?: Dialect;
   /** How long after its creation a PaymentIntent becomes searchable (Stripe's search is eventually consistent). */
   searchLagMs?: number;
+  /**
+   * How long (by the PSP's clock) after it succeeded a refund of Stripe's test card `pm_card_refundFail` fails
+   * with `expired_or_canceled_card`; Stripe says only "some time later".
+   */
+  refundFailDelayMs?: number;
 }
 
 /** Backoff for webhook deliveries: `baseMs` doubling per attempt, capped at `maxMs`. */
@@ -80,6 +87,16 @@ export interface FakePsp {
   webhookEvents(): WebhookEvent[];
   /** Sends the events of charge reference `reference` (all when absent) again at once, oldest first; returns how many. */
   redeliverWebhooks(reference?: string): number;
+  /**
+   * Makes every change due by the PSP's clock now (a `processing` intent succeeding, a pending refund settling, a
+   * refund of `pm_card_refundFail` failing), as the next request or the PSP's own 50 ms poll would; returns how
+   * many changed. A test that advances the clock calls it rather than wait for the poll.
+   */
+  settleDue(): number;
+  /** Tops up every account's balance: each refund `pending` for `insufficient_funds` succeeds; returns how many. */
+  topUpBalance(): number;
+  /** Fails a `pending` or `succeeded` refund now (`failure_reason`, default `unknown`), as Stripe can later. */
+  failRefund(id: string, failureReason?: string): void;
   /** Cumulative counters by endpoint, origin and answer, as `GET /_local/psp/stats` serves them. */
   stats(): PspStats;
   stop(): Promise<void>;
@@ -92,6 +109,8 @@ export type ResolvedOptions = Required<Omit<FakePspOptions, "webhookUrl">> & {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_SEED = 0x5eed;
+// Small, so that a stack test on the real clock sees the failure within a couple of seconds.
+const DEFAULT_REFUND_FAIL_DELAY_MS = 2_000;
 
 /** Fills in the defaults the contract names (Stripe's 24 h key window, 100/25 requests per second). */
 export function resolveOptions(opts: FakePspOptions): ResolvedOptions {
@@ -112,5 +131,6 @@ export function resolveOptions(opts: FakePspOptions): ResolvedOptions {
     seed: opts.seed ?? DEFAULT_SEED,
     dialect: opts.dialect ?? "generic",
     searchLagMs: opts.searchLagMs ?? 0,
+    refundFailDelayMs: opts.refundFailDelayMs ?? DEFAULT_REFUND_FAIL_DELAY_MS,
   };
 }

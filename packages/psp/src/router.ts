@@ -8,6 +8,8 @@ import { handleKeyed } from "./keyed-request";
 import { SENT_AT_HEADER, sentAtOf } from "./rate-limiter";
 import { listRefunds, refundOperation } from "./refund-routes";
 import { SleepCancelled } from "./sleeper";
+import { settleDue } from "./stripe/due-changes";
+import { intentOfCharge } from "./stripe/payment-intent-read";
 import { stripeRoute } from "./stripe/stripe-routes";
 
 /** The account a request is made for is its secret key, as with Stripe; no key means a shared default. */
@@ -71,7 +73,9 @@ function callOf(ctx: PspContext, req: IncomingMessage, res: ServerResponse): Cal
   ctx.requestLog.push(`${req.method} ${url.pathname}`);
   const requestId = newId("req");
   res.setHeader("Request-Id", requestId);
-  return { req, res, account: accountOf(req), url, dialect: dialectOf(req, url), requestId };
+  const account = accountOf(req);
+  const isIntentCharge = (id: string) => intentOfCharge(ctx, account, id) !== undefined;
+  return { req, res, account, url, dialect: dialectOf(req, url, isIntentCharge), requestId };
 }
 
 /** Handles one HTTP request: counts it, applies an outage and the rate limits, waits its latency, then routes it. */
@@ -80,6 +84,8 @@ export async function handleRequest(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
+  // Whatever fell due by the PSP's clock has happened before this request looks, as at a real PSP.
+  settleDue(ctx);
   const call = callOf(ctx, req, res);
   const origin = ctx.stats.arrived(req, res, call.url.pathname);
   const outage = ctx.conditions.outage(req.method === "POST");

@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import { createContext, type PspContext } from "./context";
 import { type FakePsp, type FakePspOptions, resolveOptions } from "./options";
 import { handleRequest } from "./router";
+import { settleDue } from "./stripe/due-changes";
+import { failRefund, topUpBalance } from "./stripe/refund-life";
 
 // Loopback only: the fake PSP has no authentication worth the name and must never be reachable from outside.
 const HOST = "127.0.0.1";
@@ -25,7 +27,12 @@ function close(server: Server): Promise<void> {
   });
 }
 
+// How often, in real time, the PSP looks for changes (intents, refunds) that its clock has made due (a clock moved by a test).
+const SETTLE_POLL_MS = 50;
+
 function facade(ctx: PspContext, server: Server, port: number): FakePsp {
+  const poll = setInterval(() => settleDue(ctx), SETTLE_POLL_MS);
+  poll.unref();
   return {
     url: `http://${HOST}:${port}`,
     port,
@@ -38,8 +45,12 @@ function facade(ctx: PspContext, server: Server, port: number): FakePsp {
     webhooksPending: () => ctx.webhooks.pending(),
     webhookEvents: () => ctx.webhooks.events(),
     redeliverWebhooks: (reference) => ctx.webhooks.redeliver(reference),
+    settleDue: () => settleDue(ctx),
+    topUpBalance: () => topUpBalance(ctx),
+    failRefund: (id, reason) => failRefund(ctx, id, reason),
     stats: () => ctx.stats.snapshot(),
     async stop() {
+      clearInterval(poll);
       ctx.webhooks.stop();
       ctx.sleeper.cancelAll();
       await close(server);

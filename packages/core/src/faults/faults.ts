@@ -10,6 +10,8 @@ export type FaultName =
   | "psp_delay_ms"
   | "psp_fail"
   | "psp_refund_refuse"
+  | "psp_refund_pending"
+  | "psp_intent_processing"
   | "psp_search_lag"
   | "psp_lookup_delay_ms"
   | "psp_outage_ms"
@@ -35,6 +37,8 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "psp_delay_ms",
   "psp_fail",
   "psp_refund_refuse",
+  "psp_refund_pending",
+  "psp_intent_processing",
   "psp_search_lag",
   "psp_lookup_delay_ms",
   "psp_outage_ms",
@@ -120,6 +124,10 @@ export function armedFaults(): Record<string, { value: number | string; remainin
 const VALUED_FAULTS: readonly FaultName[] = [
   "psp_delay_ms",
   "psp_fail",
+  // How long (PSP clock, ms) the balance stays short before the pending refund succeeds; 0 waits for a top up.
+  "psp_refund_pending",
+  // How long (PSP clock, ms) the next PaymentIntent stays `processing` before it succeeds.
+  "psp_intent_processing",
   "psp_lookup_delay_ms",
   "psp_webhook_late_ms",
   "psp_outage_ms",

@@ -4,7 +4,7 @@ import type { Charge } from "../ledger";
 import { expandOf } from "./form-params";
 import { resourceMissing } from "./stripe-errors";
 import { queryOf, sendStripeList } from "./stripe-list";
-import { intentObjectOf } from "./stripe-objects";
+import { chargeIdOf, chargeObjectOf, intentObjectOf } from "./stripe-objects";
 
 /** The account's PaymentIntents, oldest first; generic charges are not intents and are left out. */
 export function intentsOf(ctx: PspContext, account: string): Charge[] {
@@ -27,4 +27,15 @@ export async function listIntents(ctx: PspContext, call: Call): Promise<void> {
   await sendStripeList(ctx, call, intentsOf(ctx, call.account), "/v1/payment_intents", (c) =>
     intentObjectOf(c, expand),
   );
+}
+
+/** The PaymentIntent whose charge is `chargeId`, if the account has one. */
+export function intentOfCharge(ctx: PspContext, account: string, chargeId: string): Charge | undefined {
+  return intentsOf(ctx, account).find((c) => chargeIdOf(c) === chargeId);
+}
+
+/** `GET /v1/charges/{id}` of a PaymentIntent's charge: the Charge as it is now. */
+export function retrieveStripeCharge(ctx: PspContext, call: Call, id: string): void {
+  const record = intentOfCharge(ctx, call.account, id);
+  send(call.res, record ? jsonReply(200, chargeObjectOf(record)) : resourceMissing("charge", id));
 }

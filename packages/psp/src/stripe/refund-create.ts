@@ -1,11 +1,12 @@
 import { type Call, type PspContext, unixNow } from "../context";
-import { errorReply, jsonReply } from "../http-io";
+import { errorReply, jsonReply, send } from "../http-io";
 import { newId } from "../ids";
 import type { KeyedOperation, Outcome } from "../keyed-request";
 import type { Charge, Refund } from "../ledger";
 import { injectedRefusal, refusal } from "../refund-routes";
 import { type FormMap, metadataOf, nestForm, textOf } from "./form-params";
 import { intentsOf } from "./payment-intent-read";
+import { refundStartOf } from "./refund-life";
 import { amountParam, missingParam, resourceMissing } from "./stripe-errors";
 import { sendStripeList } from "./stripe-list";
 import { chargeIdOf, refundObjectOf } from "./stripe-objects";
@@ -49,9 +50,9 @@ function refundOf(ctx: PspContext, record: Charge, p: StripeRefundParams, key: s
     currency: record.currency,
     reference: p.metadata.payment_id ?? record.reference,
     idempotency_key: key,
-    status: "succeeded",
     created: unixNow(ctx),
     metadata: p.metadata,
+    ...refundStartOf(ctx, record),
   };
 }
 
@@ -68,6 +69,7 @@ function executeRefund(ctx: PspContext, account: string, p: StripeRefundParams, 
     };
   }
   const refund = refundOf(ctx, record, p, key);
+  // A pending refund already counts against the charge at Stripe; only a failure gives its amount back.
   record.refunded = true;
   ctx.ledger.addRefund(account, refund);
   return {
@@ -90,4 +92,11 @@ export async function listStripeRefunds(ctx: PspContext, call: Call): Promise<vo
   const record = intentsOf(ctx, call.account).find((c) => c.id === intent);
   const refunds = ctx.ledger.listRefunds(call.account, intent);
   await sendStripeList(ctx, call, refunds, "/v1/refunds", (r) => refundObjectOf(r, record));
+}
+
+/** `GET /v1/refunds/{id}`: one refund as it is now (consistent), whatever became of it since its creation. */
+export function retrieveStripeRefund(ctx: PspContext, call: Call, id: string): void {
+  const refund = ctx.ledger.listRefunds(call.account).find((r) => r.id === id);
+  const record = refund && ctx.ledger.getCharge(call.account, refund.charge);
+  send(call.res, refund ? jsonReply(200, refundObjectOf(refund, record)) : resourceMissing("refund", id));
 }

@@ -1,4 +1,5 @@
 import { errorReply, type JsonReply, RequestError } from "../http-io";
+import { type FormMap, textOf } from "./form-params";
 
 /** A 400 `invalid_request_error` with Stripe's code and the parameter at fault; never saved under a key. */
 export function invalidParam(code: string, param: string, message: string): RequestError {
@@ -27,4 +28,12 @@ export function amountParam(raw: string | undefined, param = "amount"): number {
     throw invalidParam("amount_too_small", param, "Amount must be at least 1 minor unit.");
   }
   return n;
+}
+
+/** A boolean parameter as Stripe reads it from a form: `true` or `false`, false when absent. */
+export function booleanParam(form: FormMap, param: string): boolean {
+  const raw = textOf(form, param);
+  if (raw === undefined || raw === "false") return false;
+  if (raw === "true") return true;
+  throw invalidParam("parameter_invalid_boolean", param, `Invalid boolean: ${raw}`);
 }

@@ -1,7 +1,16 @@
-import type { Charge, Refund } from "../ledger";
+import type { Charge, Refund, RefundStatus } from "../ledger";
 
 /** The API version the fake answers as: stripe-node 23.2.0's pinned version, which events carry. */
 export const STRIPE_API_VERSION = "2026-11-18.endive";
+
+/** The statuses a confirmed PaymentIntent of the fake can have. */
+export type IntentStatus = "succeeded" | "requires_payment_method" | "requires_action" | "processing";
+
+/** What the customer must do for an intent in `requires_action`: 3-D Secure through Stripe's SDK. */
+export interface StripeNextAction {
+  type: "use_stripe_sdk";
+  use_stripe_sdk: { type: "three_d_secure_redirect"; stripe_js: string; source: string };
+}
 
 /** Stripe's PaymentIntent as the fake answers it. */
 export interface StripeIntent {
@@ -10,13 +19,14 @@ export interface StripeIntent {
   amount: number;
   amount_received: number;
   currency: string;
-  status: "succeeded" | "requires_payment_method";
+  status: IntentStatus;
+  next_action: StripeNextAction | null;
   payment_method: string;
   payment_method_types: string[];
   capture_method: "automatic";
   confirmation_method: "automatic";
   metadata: Record<string, string>;
-  latest_charge: string | StripeCharge;
+  latest_charge: string | StripeCharge | null;
   last_payment_error: StripeCardErrorObject | null;
   created: number;
   livemode: false;
@@ -33,7 +43,7 @@ export interface StripeCharge {
   paid: boolean;
   captured: boolean;
   refunded: boolean;
-  status: "succeeded" | "failed";
+  status: "succeeded" | "failed" | "pending";
   failure_code: string | null;
   payment_intent: string | null;
   payment_method: string;
@@ -50,7 +60,9 @@ export interface StripeRefund {
   currency: string;
   charge: string;
   payment_intent: string | null;
-  status: "succeeded";
+  status: RefundStatus;
+  pending_reason: string | null;
+  failure_reason: string | null;
   metadata: Record<string, string>;
   created: number;
 }
@@ -58,7 +70,7 @@ export interface StripeRefund {
 /** The card error Stripe puts in a declined intent's `last_payment_error` and in the 402's `error`. */
 export interface StripeCardErrorObject {
   type: "card_error";
-  code: "card_declined";
+  code: "card_declined" | "authentication_required";
   decline_code: string;
   message: string;
   charge: string;
@@ -78,15 +90,37 @@ export function chargeIdOf(c: Charge): string {
 
 /** The card error of a declined record. */
 export function cardErrorOf(c: Charge): StripeCardErrorObject {
+  // A card that needed authentication under `error_on_requires_action` fails with its own code, not a decline.
+  const code = c.decline_code === AUTHENTICATION_REQUIRED ? AUTHENTICATION_REQUIRED : "card_declined";
   return {
     type: "card_error",
-    code: "card_declined",
+    code,
     decline_code: c.decline_code ?? "generic_decline",
-    message: "Your card was declined.",
+    message:
+      code === "card_declined"
+        ? "Your card was declined."
+        : "Your card was declined. This transaction requires authentication.",
     charge: chargeIdOf(c),
     payment_method: { id: c.payment_method, object: "payment_method", type: "card" },
-    doc_url: "https://stripe.com/docs/error-codes/card-declined",
+    doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, "-")}`,
   };
+}
+
+/** The code of a payment that needed the customer's authentication and was told not to wait for it. */
+export const AUTHENTICATION_REQUIRED = "authentication_required";
+
+/** A PaymentIntent's status, from its record. */
+export function intentStatusOf(c: Charge): IntentStatus {
+  if (c.status === "succeeded") return "succeeded";
+  if (c.status === "failed") return "requires_payment_method";
+  return c.stripe?.waiting ?? "processing";
+}
+
+function nextActionOf(c: Charge): StripeNextAction | null {
+  if (intentStatusOf(c) !== "requires_action") return null;
+  const source = `src_${c.id.slice(3)}`;
+  const stripe_js = `https://hooks.stripe.com/3d_secure_2/hosted?payment_intent=${c.id}`;
+  return { type: "use_stripe_sdk", use_stripe_sdk: { type: "three_d_secure_redirect", stripe_js, source } };
 }
 
 /** The Charge object of a record, as `expand[]=latest_charge` and `charge.refunded` show it. */
@@ -103,7 +137,7 @@ export function chargeObjectOf(c: Charge): StripeCharge {
     captured: ok,
     refunded: c.refunded,
     status: c.status,
-    failure_code: ok ? null : "card_declined",
+    failure_code: c.status === "failed" ? cardErrorOf(c).code : null,
     payment_intent: c.stripe ? c.id : null,
     payment_method: c.payment_method,
     metadata: metadataOfRecord(c),
@@ -115,20 +149,24 @@ export function chargeObjectOf(c: Charge): StripeCharge {
 /** The PaymentIntent object of a record; `expand` lists what to inline (only `latest_charge` is known). */
 export function intentObjectOf(c: Charge, expand: string[] = []): StripeIntent {
   const ok = c.status === "succeeded";
+  const status = intentStatusOf(c);
+  // An intent waiting for the customer has made no charge yet.
+  const charge = status === "requires_action" ? null : chargeIdOf(c);
   return {
     id: c.id,
     object: "payment_intent",
     amount: c.amount,
     amount_received: ok ? c.amount : 0,
     currency: c.currency,
-    status: ok ? "succeeded" : "requires_payment_method",
+    status,
+    next_action: nextActionOf(c),
     payment_method: c.payment_method,
     payment_method_types: ["card"],
     capture_method: "automatic",
     confirmation_method: "automatic",
     metadata: metadataOfRecord(c),
-    latest_charge: expand.includes("latest_charge") ? chargeObjectOf(c) : chargeIdOf(c),
-    last_payment_error: ok ? null : cardErrorOf(c),
+    latest_charge: charge !== null && expand.includes("latest_charge") ? chargeObjectOf(c) : charge,
+    last_payment_error: c.status === "failed" ? cardErrorOf(c) : null,
     created: c.created,
     livemode: false,
   };
@@ -144,6 +182,8 @@ export function refundObjectOf(r: Refund, charge: Charge | undefined): StripeRef
     charge: charge ? chargeIdOf(charge) : r.charge,
     payment_intent: charge?.stripe ? charge.id : null,
     status: r.status,
+    pending_reason: r.status === "pending" ? (r.pending_reason ?? "processing") : null,
+    failure_reason: r.status === "failed" ? (r.failure_reason ?? "unknown") : null,
     metadata: r.metadata ?? (r.reference === undefined ? {} : { payment_id: r.reference }),
     created: r.created,
   };
