@@ -41,9 +41,9 @@ export async function applyRefundEvent(deps: PaymentDeps, e: RefundEvent): Promi
   const now = deps.clock.now();
   if (ofThisAttempt(row, e) && (e.status === "failed" || e.status === "canceled")) {
     const failure = { refundId: e.refundId, reason: e.reason ?? e.status, inboxEventId: e.id };
-    const after = await failRefund(deps, row, failure);
-    if (after.state === "REFUND_FAILED" && row.state !== "REFUND_FAILED")
-      return { applied: true, duplicate: false, refundFailedLater: true };
+    const failed = await failRefund(deps, row, failure);
+    if (failed.moved) return { applied: true, duplicate: false, refundFailedLater: true };
+    if (failed.duplicate) return { applied: false, duplicate: true };
   } else if (ofThisAttempt(row, e) && e.status === "succeeded") {
     const set = { psp_refund: e.refundId };
     const moved = await deps.ledger.move({

@@ -22,9 +22,9 @@ export async function failRefund(
   deps: PaymentDeps,
   row: PaymentRow,
   failure: RefundFailure,
-): Promise<PaymentRow> {
+): Promise<{ row: PaymentRow; moved: boolean; duplicate?: boolean }> {
   const now = deps.clock.now();
-  if (row.psp_refund !== undefined && row.psp_refund !== failure.refundId) return row;
+  if (row.psp_refund !== undefined && row.psp_refund !== failure.refundId) return { row, moved: false };
   const anomaly = {
     kind: "refund-failed-later" as const,
     psp_charge: row.psp_charge ?? "",
@@ -40,5 +40,6 @@ export async function failRefund(
     ...(failure.inboxEventId ? { inboxEventId: failure.inboxEventId } : {}),
   });
   if (result.moved) countSignal("RefundFailedLater");
-  return result.row ?? (await deps.ledger.getPayment(row.payment_id)) ?? row;
+  const after = result.row ?? (await deps.ledger.getPayment(row.payment_id)) ?? row;
+  return { row: after, moved: result.moved, ...(result.moved ? {} : { duplicate: result.duplicate }) };
 }

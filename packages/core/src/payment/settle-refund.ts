@@ -15,7 +15,7 @@ export async function settleRefund(deps: PaymentDeps, row: PaymentRow, reply: Ps
   const paymentId = row.payment_id;
   if (reply.kind === "rate-limited") return (await deps.ledger.getPayment(paymentId)) ?? row;
   if (reply.kind === "refund-failed")
-    return failRefund(deps, row, { refundId: reply.id, reason: reply.reason });
+    return (await failRefund(deps, row, { refundId: reply.id, reason: reply.reason })).row;
   if (reply.kind === "refund-pending" && row.state === "REFUND_PENDING" && row.psp_refund === reply.id)
     return row;
   const result = await deps.ledger.move({ ...moveOf(reply), paymentId, now: deps.clock.now() });
