@@ -35,6 +35,7 @@ const PLACE: Record<string, Section> = {
   PspBudgetRefused: "psp",
   PspThrottled: "psp",
   PaymentAnomalies: "async",
+  RefundFailedLater: "async",
   ReconcileDiscrepancies: "async",
   ReconcileNotRun: "async",
   DlqArrivals: "async",
