@@ -59,7 +59,8 @@ export async function readRegionSnapshot(
   };
 }
 
-const kindOf = (row: Record<string, unknown>): unknown => (row.anomaly as { kind?: unknown } | undefined)?.kind;
+const kindOf = (row: Record<string, unknown>): unknown =>
+  (row.anomaly as { kind?: unknown } | undefined)?.kind;
 
 const ageS = (nowMs: number, sinceMs: number) => Math.max(0, Math.round((nowMs - sinceMs) / 1000));
 
