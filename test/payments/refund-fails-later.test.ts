@@ -98,7 +98,7 @@ describe("a refund Stripe holds pending (insufficient_funds)", () => {
   });
 });
 
-describe("a refund Stripe fails after it succeeded (pm_card_refundFail)", () => {
+describe("a refund Stripe fails after it succeeded (pm_card_refundFail, which fails every refund 2 s later)", () => {
   async function refundedThenFailed() {
     const paid = await paidPayment("pm_card_refundFail");
     const cancel = await api().cancel(paid.token, paid.paymentId);
@@ -126,6 +126,17 @@ describe("a refund Stripe fails after it succeeded (pm_card_refundFail)", () => 
     );
     const pass = (await api().local("POST", "/run/resolver")).body.result as { anomalies: unknown[] };
     const retry = await api().cancel(token, paymentId);
+    // The card fails the second refund too: its own entries and events (`:REFUNDED:2`, `:REFUND_FAILED:2`).
+    await eventually(
+      "attempt 2 failed",
+      () => api().get(token, paymentId),
+      (v) => v.body.state === "REFUND_FAILED",
+    );
+    const twice = await eventually(
+      "attempt 2 taken back",
+      () => merchantOf(stack(), merchant),
+      (m) => m.balance === 3000 && m.credits === 3,
+    );
     // assess
     expect([cancel.status, cancel.body.state]).toEqual([200, "REFUNDED"]);
     expect(failed.body.refund_failure_reason).toBe("expired_or_canceled_card");
@@ -138,11 +149,13 @@ describe("a refund Stripe fails after it succeeded (pm_card_refundFail)", () => 
     expect([retry.status, retry.body.state]).toEqual([200, "REFUNDED"]);
     expect(refundKeys(paymentId)).toEqual([`${paymentId}:cancel:refund`, `${paymentId}:cancel:refund:2`]);
     const journal = await tablesOf(stack()).journal(paymentId);
+    expect(twice).toMatchObject({ balance: 3000, credits: 3, debits: 2 });
     expect([...new Set(journal.map((leg) => leg.sk))].sort()).toEqual([
       "JOURNAL#1",
       "JOURNAL#3",
       "JOURNAL#3#2",
       "JOURNAL#4",
+      "JOURNAL#4#2",
     ]);
   });
 
