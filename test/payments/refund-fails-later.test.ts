@@ -46,14 +46,16 @@ async function paidPayment(paymentMethod = "pm_card_visa") {
 
 describe("a refund Stripe holds pending (insufficient_funds)", () => {
   it("stays REFUND_PENDING with 202 until a read by id finds it succeeded, then REFUNDED with one debit", async () => {
-    // prepare: no events, so that only a read of the refund by its id can learn how it ended
+    // prepare
     const { token, merchant, paymentId } = await paidPayment();
-    stack().psp.setWebhookUrl(undefined);
     await api().local("POST", "/faults", { psp_refund_pending: 0 });
-    // act
+    // act: Stripe's charge.refunded (sent for a pending refund too) settles nothing; then, with no events, only a
+    // read of the refund by its id can learn how it ended
     const first = await api().cancel(token, paymentId);
+    await new Promise((r) => setTimeout(r, 500));
     const again = await api().cancel(token, paymentId);
     const whilePending = await merchantOf(stack(), merchant);
+    stack().psp.setWebhookUrl(undefined);
     const toppedUp = stack().psp.topUpBalance();
     await api().local("POST", "/clock", { advance_s: 120 });
     const pass = (await api().local("POST", "/run/resolver")).body.result as { settled: unknown[] };

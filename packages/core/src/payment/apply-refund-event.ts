@@ -61,10 +61,11 @@ export async function applyRefundEvent(deps: PaymentDeps, e: RefundEvent): Promi
   return { applied: false, duplicate: !fresh };
 }
 
-// The row's refund is the event's when the row names it, or, before the row learned its id (a reply lost), when the
-// event's key is the attempt's own or the event carries no key (the PSP changed the refund itself).
+// The row's refund is the event's when the row names it, or, before the row learned its id (a reply lost, or a refund
+// made at the PSP directly that moved the row REFUNDED), when the event's key is the attempt's own or the event
+// carries no key (the PSP changed the refund itself).
 function ofThisAttempt(row: PaymentRow, e: RefundEvent): boolean {
   if (row.psp_refund !== undefined) return row.psp_refund === e.refundId;
-  if (!REFUND_STATES.includes(row.state)) return false;
+  if (!REFUND_STATES.includes(row.state) && row.state !== "REFUNDED") return false;
   return e.key === undefined || e.key === refundKeyOf(row.payment_id, row.refund_attempt);
 }

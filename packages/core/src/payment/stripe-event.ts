@@ -7,7 +7,8 @@ import type { PspEvent } from "./psp-event";
  * moves, inbox and anomaly rule as `/webhooks/psp`), or nothing (Stripe sends many types; each is answered 200).
  */
 export type StripeEventMapping =
-  | { kind: "event"; event: PspEvent }
+  /** `refundStatusUnknown`: a `charge.refunded`, which Stripe sends for a refund still pending too. */
+  | { kind: "event"; event: PspEvent; refundStatusUnknown?: true }
   | { kind: "refund"; event: RefundEvent }
   | { kind: "ignored"; reason: string };
 
@@ -65,7 +66,7 @@ function refunded(id: string, charge: Obj, key: string | undefined): StripeEvent
   const refund = Array.isArray(refunds) ? stringOf((refunds[0] as Obj | undefined)?.id) : undefined;
   const mapped = event(id, "refund.succeeded", chargeOf(intent ?? chargeId, charge, key));
   if (refund) mapped.event.data.refund = { id: refund };
-  return mapped;
+  return { ...mapped, refundStatusUnknown: true };
 }
 
 // Stripe names the failure in `failure_reason` (e.g. `expired_or_canceled_card`); a refund it fails later carries no

@@ -54,7 +54,9 @@ export const handler = httpHandler("stripe-webhook", async (event) => {
     });
     return { status: 200, body: { received: true, ...outcome } };
   }
-  const result = await applyPspEvent(deps, mapped.event);
+  const result = await applyPspEvent(deps, mapped.event, {
+    refundStatusUnknown: mapped.refundStatusUnknown === true,
+  });
   if (result.anomaly) {
     // Stripe charged a payment we answered as FAILED: money moved that the buyer was told did not.
     logger.error("PSP charged a FAILED payment", {
