@@ -37,6 +37,7 @@ const PLACE: Record<string, Section> = {
   PspConfigErrors: "psp",
   ResolverPoisonRows: "buyer",
   PaymentAnomalies: "async",
+  RefundFailedLater: "async",
   ReconcileDiscrepancies: "async",
   ReconcileNotRun: "async",
   DlqArrivals: "async",

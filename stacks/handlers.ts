@@ -25,8 +25,8 @@ export type Trigger =
       keyPrefix: string;
       /** Also this Region's own inserts of items whose sort key starts so (journal entries carry their events). */
       ownInsertsOfSkPrefix?: string;
-      /** Also the inserts of items with this sort key, from either Region (a refund's journal entry). */
-      insertsOfSk?: string;
+      /** Also the inserts of items whose sort key starts so, from either Region (every refund attempt's entry). */
+      insertsOfSkPrefix?: string;
     }
   /** The ledger's stream with tumbling windows: the mapping carries the function's state (Part 8's job). */
   | { kind: "ledger-stream-window"; windowS: number }
@@ -150,13 +150,13 @@ export const handlers: readonly HandlerSpec[] = [
     id: "OutboxRelay",
     handler: "packages/functions/src/stream/outbox-relay.handler",
     // A journal entry carries its move's event (journal-and-outbox.ts); a caught-up move's event is an OUTBOX# item.
-    // JOURNAL#3 is a refund's entry: from either Region, the relay catches up a row that lost its REFUNDED write
-    // (Part 9).
+    // JOURNAL#3 (attempt 1) and JOURNAL#3#n (attempt n ≥ 2) are a refund's entries: from either Region, the relay
+    // catches up a row that lost its REFUNDED write (Part 9).
     trigger: {
       kind: "ledger-stream",
       keyPrefix: "OUTBOX#",
       ownInsertsOfSkPrefix: "JOURNAL#",
-      insertsOfSk: "JOURNAL#3",
+      insertsOfSkPrefix: "JOURNAL#3",
     },
     access: { ledger: "write", sendEvents: true, readLedgerStream: true },
     timeoutSeconds: 30,

@@ -66,13 +66,13 @@ export function createWorkers(ctx: RegionContext, functions: RegionFunctions): v
                     },
                   ]
                 : []),
-              ...(trigger.insertsOfSk
+              ...(trigger.insertsOfSkPrefix
                 ? [
                     {
                       // From both Regions: a replicated entry is the one that can find its row behind.
                       pattern: JSON.stringify({
                         eventName: ["INSERT"],
-                        dynamodb: { Keys: { sk: { S: [trigger.insertsOfSk] } } },
+                        dynamodb: { Keys: { sk: { S: [{ prefix: trigger.insertsOfSkPrefix }] } } },
                       }),
                     },
                   ]

@@ -233,7 +233,7 @@ const mutations: Mutation[] = [
       const criteria = esmOf(c, "StandbyOutboxRelay").inputs.filterCriteria as { filters: unknown[] };
       criteria.filters = criteria.filters.slice(0, 2);
     },
-    expectViolation: /standby: the relay does not take the inserts of JOURNAL#3 from either Region/,
+    expectViolation: /standby: the relay does not take the inserts of JOURNAL#3… from either Region/,
   },
   {
     what: "the relay without its own journal entries (every settled payment's event waits for the sweep)",

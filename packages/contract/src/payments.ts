@@ -60,7 +60,15 @@ export type ResolveResult = z.infer<typeof ResolveResult>;
 
 /** The states a client sees: PENDING and UNKNOWN are both PROCESSING to it. */
 export const VisibleState = z
-  .enum(["PROCESSING", "SUCCEEDED", "FAILED", "REFUND_PENDING", "REFUND_UNKNOWN", "REFUNDED"])
+  .enum([
+    "PROCESSING",
+    "SUCCEEDED",
+    "FAILED",
+    "REFUND_PENDING",
+    "REFUND_UNKNOWN",
+    "REFUNDED",
+    "REFUND_FAILED",
+  ])
   .meta({ id: "PaymentState" });
 
 /** `GET /payments/{payment_id}`: the payment for its owner. */
@@ -75,6 +83,10 @@ export const PaymentView = z
     psp_charge: z.string().optional(),
     decline_code: z.string().optional(),
     created_at: z.number().int().meta({ description: "Milliseconds since the epoch." }),
+    refund_failure_reason: z.string().optional().meta({
+      description:
+        "REFUND_FAILED only: the PSP's reason for failing the refund after accepting it (Stripe's `failure_reason`).",
+    }),
   })
   .meta({ id: "PaymentView" });
 export type PaymentView = z.infer<typeof PaymentView>;

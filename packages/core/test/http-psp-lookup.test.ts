@@ -54,3 +54,22 @@ describe("looking a charge up by our reference", () => {
     });
   });
 });
+
+describe("reading a refund by its id on the generic PSP (a lookup of its charge's refunds)", () => {
+  it("finds the refund named among the charge's refunds, and not-found for another id", async () => {
+    // prepare
+    psp = await startFakePsp({ webhookSecret: "whsec" });
+    await charge(psp.url, "k3", "ref-3", "pm_1");
+    const http = new HttpPsp(psp.url, "sk_test");
+    const found = await http.findCharge("ref-3", 5_000);
+    const chargeId = found.kind === "done" ? found.id : "";
+    const refund = await http.refund("k3:refund", chargeId, "ref-3", 5_000);
+    const refundId = refund.kind === "done" ? refund.id : "";
+    // act
+    const read = await http.readRefund(refundId, 5_000, "resolver", chargeId);
+    const other = await http.readRefund("re_nothing", 5_000, "resolver", chargeId);
+    // assess
+    expect(read).toEqual({ kind: "done", id: refundId });
+    expect(other).toEqual({ kind: "not-found" });
+  });
+});

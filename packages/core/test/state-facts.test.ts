@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { PaymentRow } from "../src/ledger/ledger-items";
 import { DECLINE_FACT_SK, mergeFacts } from "../src/ledger/state-facts";
 import type { PaymentState } from "../src/payment/payment-state";
@@ -43,5 +43,53 @@ describe("a row read with its state facts (Part 9: rows that merge forward)", ()
     expect(mergeFacts(open, [{ sk: "JOURNAL#1" }])).toBe(open);
     const refunded = row("REFUNDED", { psp_charge: "ch_1" });
     expect(mergeFacts(refunded, [charge, refund])).toBe(refunded);
+  });
+});
+
+describe("a refund's outcome folded from write-once facts (issue 39: a refund that fails later)", () => {
+  const failedLater = {
+    sk: "JOURNAL#4",
+    psp_refund: "re_1",
+    refund_failure_reason: "expired_or_canceled_card",
+  };
+  afterEach(() => {
+    delete process.env.EO_TEST_UNSAFE_NO_REFUND_FAILED_FACT;
+  });
+
+  it("the REFUND_FAILED fact of attempt n beats the REFUNDED row and entry of attempt n (a later REFUNDED write won)", () => {
+    // prepare: the other Region's REFUNDED row, written after this one's REFUND_FAILED, won under last writer wins
+    const stale = row("REFUNDED", { psp_charge: "ch_1", psp_refund: "re_1", refund_attempt: 1 });
+    // act
+    const read = mergeFacts(stale, [charge, refund, failedLater]);
+    // assess
+    expect(read).toMatchObject({
+      state: "REFUND_FAILED",
+      refund_attempt: 1,
+      refund_failure_reason: "expired_or_canceled_card",
+    });
+  });
+
+  it("a later attempt's facts beat an earlier's; a row at a later attempt than the facts wins", () => {
+    const second = { sk: "JOURNAL#3#2", psp_refund: "re_2" };
+    const failedRow = row("REFUND_FAILED", { psp_charge: "ch_1", refund_attempt: 1 });
+    expect(mergeFacts(failedRow, [charge, refund, failedLater, second])).toMatchObject({
+      state: "REFUNDED",
+      refund_attempt: 2,
+      psp_refund: "re_2",
+    });
+    const retrying = row("REFUND_PENDING", { psp_charge: "ch_1", refund_attempt: 2 });
+    expect(mergeFacts(retrying, [charge, refund, failedLater])).toBe(retrying);
+    const failed = row("REFUND_FAILED", { psp_charge: "ch_1", refund_attempt: 1 });
+    expect(mergeFacts(failed, [charge, refund])).toBe(failed);
+  });
+
+  it("with EO_TEST_UNSAFE_NO_REFUND_FAILED_FACT=1, the REFUNDED write hides the failure: the payment reads REFUNDED", () => {
+    // prepare
+    process.env.EO_TEST_UNSAFE_NO_REFUND_FAILED_FACT = "1";
+    const stale = row("REFUNDED", { psp_charge: "ch_1", psp_refund: "re_1", refund_attempt: 1 });
+    // act
+    const read = mergeFacts(stale, [charge, refund, failedLater]);
+    // assess
+    expect(read.state).toBe("REFUNDED");
   });
 });

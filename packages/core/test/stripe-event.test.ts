@@ -102,6 +102,7 @@ describe("Stripe's events mapped onto the contract's PSP events", () => {
         type: "refund.succeeded",
         data: { charge: { id: "pi_1", reference: PAY }, refund: { id: "re_1" } },
       },
+      refundStatusUnknown: true,
     });
   });
 
@@ -122,6 +123,8 @@ describe("Stripe's events mapped onto the contract's PSP events", () => {
         type: "refund.succeeded",
         data: { charge: { id: "pi_1", idempotency_key: `${PAY}:cancel:refund`, reference: PAY } },
       },
+      // Stripe sends charge.refunded for a refund it holds pending too: it settles no refund of ours in flight.
+      refundStatusUnknown: true,
     });
   });
 
@@ -134,7 +137,35 @@ describe("Stripe's events mapped onto the contract's PSP events", () => {
     expect(mapped).toEqual({ kind: "ignored", reason: expect.stringContaining("partly refunded") });
   });
 
-  it.each(["customer.created", "charge.succeeded", "payment_intent.created", "charge.refund.updated"])(
+  it.each(["refund.updated", "refund.failed", "charge.refund.updated"])(
+    "%s is the refund's own news: its id, status, Stripe's reason and our reference, with no key of ours",
+    (type) => {
+      // prepare: Stripe failed the refund itself, so the event carries no request of ours
+      const refund = {
+        id: "re_1",
+        object: "refund",
+        status: "failed",
+        failure_reason: "expired_or_canceled_card",
+        payment_intent: "pi_1",
+        metadata: { payment_id: PAY },
+      };
+      // act
+      const mapped = mapStripeEvent(stripeEvent(type, refund, null));
+      // assess
+      expect(mapped).toEqual({
+        kind: "refund",
+        event: {
+          id: "evt_1",
+          refundId: "re_1",
+          status: "failed",
+          reason: "expired_or_canceled_card",
+          reference: PAY,
+        },
+      });
+    },
+  );
+
+  it.each(["customer.created", "charge.succeeded", "payment_intent.created"])(
     "%s is ignored (answered 200, nothing applied)",
     (type) => {
       // act

@@ -10,8 +10,8 @@ afterEach(async () => {
 });
 
 // A payment charged at the fake: the PaymentIntent's id, which a refund names.
-async function charged(r: StripeRig, reference: string): Promise<string> {
-  const reply = await r.stripe.charge(`${reference}:charge`, chargeOf(reference), 5_000);
+async function charged(r: StripeRig, reference: string, paymentMethod?: string): Promise<string> {
+  const reply = await r.stripe.charge(`${reference}:charge`, chargeOf(reference, paymentMethod), 5_000);
   if (reply.kind !== "done") throw new Error(`the charge of ${reference} answered ${reply.kind}`);
   return reply.id;
 }
@@ -119,5 +119,59 @@ describe("looking a refund up by its charge", () => {
     const found = await rig.stripe.findCharge("pay_9", 5_000);
     // assess
     expect(found).toEqual({ kind: "done", id: pi, refunded: true });
+  });
+});
+
+describe("a refund Stripe holds pending, or fails after it succeeded (issue 39)", () => {
+  afterEach(() => {
+    delete process.env.EO_TEST_UNSAFE_PENDING_REFUND_IS_DONE;
+  });
+
+  it("a pending refund is refund-pending with its id; a replayed POST still says pending, a read by id says done", async () => {
+    // prepare
+    rig = await startStripeRig();
+    const pi = await charged(rig, "pay_10");
+    armFault("psp_refund_pending", 0, 1);
+    const created = await rig.stripe.refund("pay_10:cancel:refund", pi, "pay_10", 5_000);
+    const id = created.kind === "refund-pending" ? created.id : "";
+    const listed = await rig.stripe.findRefund(pi, 5_000);
+    // act
+    rig.psp.topUpBalance();
+    const replay = await rig.stripe.refund("pay_10:cancel:refund", pi, "pay_10", 5_000, "resolver");
+    const read = await rig.stripe.readRefund(id, 5_000, "resolver");
+    // assess
+    expect(created).toEqual({ kind: "refund-pending", id: expect.stringMatching(/^re_/) });
+    expect(listed).toEqual({ kind: "refund-pending", id });
+    expect(replay).toEqual({ kind: "refund-pending", id });
+    expect(read).toEqual({ kind: "done", id });
+  });
+
+  it("with EO_TEST_UNSAFE_PENDING_REFUND_IS_DONE=1, a pending refund reads as done", async () => {
+    // prepare
+    rig = await startStripeRig();
+    const pi = await charged(rig, "pay_11");
+    armFault("psp_refund_pending", 0, 1);
+    process.env.EO_TEST_UNSAFE_PENDING_REFUND_IS_DONE = "1";
+    // act
+    const created = await rig.stripe.refund("pay_11:cancel:refund", pi, "pay_11", 5_000);
+    // assess
+    expect(created.kind).toBe("done");
+  });
+
+  it("a refund that failed after it succeeded is refund-failed with Stripe's reason, read by id or listed", async () => {
+    // prepare
+    rig = await startStripeRig();
+    const pi = await charged(rig, "pay_12", "pm_card_refundFail");
+    const created = await rig.stripe.refund("pay_12:cancel:refund", pi, "pay_12", 5_000);
+    const id = created.kind === "done" ? created.id : "";
+    // act
+    rig.psp.failRefund(id, "expired_or_canceled_card");
+    const read = await rig.stripe.readRefund(id, 5_000);
+    const listed = await rig.stripe.findRefund(pi, 5_000);
+    // assess
+    expect(created.kind).toBe("done");
+    const failed = { kind: "refund-failed", id, reason: "expired_or_canceled_card" };
+    expect(read).toEqual(failed);
+    expect(listed).toEqual(failed);
   });
 });

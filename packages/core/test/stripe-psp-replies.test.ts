@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { chargeErrorReply, lookupErrorReply, refundErrorReply } from "../src/psp/stripe-replies";
+import { chargeErrorReply, lookupErrorReply, refundErrorReply, refundReply } from "../src/psp/stripe-replies";
 
 const E = Stripe.errors;
 const raw = (
@@ -85,5 +85,31 @@ describe("every Stripe error class onto the port's replies", () => {
   it("a lookup's invalid request settles nothing: unknown", () => {
     const notFound = new E.StripeInvalidRequestError(raw(404, {}, { code: "resource_missing" }));
     expect(lookupErrorReply(notFound).kind).toBe("unknown");
+  });
+});
+
+describe("a Refund as the port's reply: only succeeded is done (issue 39)", () => {
+  const refund = (status: string, failure_reason: string | null = null) =>
+    ({ id: "re_1", object: "refund", status, failure_reason }) as unknown as Stripe.Refund;
+
+  it("pending and requires_action are accepted and not final: refund-pending with the refund's id", () => {
+    expect(refundReply(refund("pending"))).toEqual({ kind: "refund-pending", id: "re_1" });
+    expect(refundReply(refund("requires_action"), "read")).toEqual({ kind: "refund-pending", id: "re_1" });
+    expect(refundReply(refund("succeeded"))).toEqual({ kind: "done", id: "re_1" });
+  });
+
+  it("failed in the creation reply is a refusal; failed when read later is a refund that failed, with Stripe's reason", () => {
+    const failed = refund("failed", "expired_or_canceled_card");
+    expect(refundReply(failed)).toMatchObject({ kind: "refused", code: "expired_or_canceled_card" });
+    expect(refundReply(failed, "read")).toEqual({
+      kind: "refund-failed",
+      id: "re_1",
+      reason: "expired_or_canceled_card",
+    });
+    expect(refundReply(refund("canceled"), "read")).toEqual({
+      kind: "refund-failed",
+      id: "re_1",
+      reason: "canceled",
+    });
   });
 });

@@ -50,7 +50,8 @@ export const CONTRACT = {
     maximumRetryAttempts: 10,
     keyPrefix: "OUTBOX#",
     journalSkPrefix: "JOURNAL#",
-    refundJournalSk: "JOURNAL#3",
+    /** A refund's journal entries: `JOURNAL#3` for attempt 1, `JOURNAL#3#n` for attempt n ≥ 2 (journal-and-outbox.ts). */
+    refundJournalSkPrefix: "JOURNAL#3",
   },
   unauthenticatedRoutes: ["POST /webhooks/psp", "POST /webhooks/stripe"],
   schedules: { Resolver: "rate(1 minute)", Sweeps: "rate(5 minutes)" },
@@ -447,7 +448,8 @@ export const relaySubscription: Invariant = {
       }
       // ...this Region's own journal entries, which carry the events of their moves (journal-and-outbox.ts)...
       const skOf = (p: Json) => arr(obj(keysOf(p).sk).S);
-      const entries = patterns.filter((p) => keysOf(p).pk === undefined && typeof skOf(p)[0] === "object");
+      const ownOnly = (p: Json) => obj(obj(p).dynamodb).NewImage !== undefined;
+      const entries = patterns.filter((p) => keysOf(p).pk === undefined && ownOnly(p));
       const entryShape = entries.map((p) =>
         JSON.stringify([
           obj(p).eventName,
@@ -463,12 +465,14 @@ export const relaySubscription: Invariant = {
           `${role}: the relay does not take the inserts of its own ${CONTRACT.relay.journalSkPrefix} entries`,
         );
       }
-      // ...and a refund's journal entry from either Region, so that a row that lost its REFUNDED write catches up.
-      const journal = patterns.filter((p) => keysOf(p).pk === undefined && typeof skOf(p)[0] !== "object");
+      // ...and every refund attempt's journal entry from either Region, so that a row that lost its REFUNDED write
+      // catches up.
+      const journal = patterns.filter((p) => keysOf(p).pk === undefined && !ownOnly(p));
       const sks = journal.map((p) => JSON.stringify([obj(p).eventName, skOf(p)]));
-      if (sks.length !== 1 || sks[0] !== JSON.stringify([["INSERT"], [CONTRACT.relay.refundJournalSk]])) {
+      const want = JSON.stringify([["INSERT"], [{ prefix: CONTRACT.relay.refundJournalSkPrefix }]]);
+      if (sks.length !== 1 || sks[0] !== want) {
         out.push(
-          `${role}: the relay does not take the inserts of ${CONTRACT.relay.refundJournalSk} from either Region`,
+          `${role}: the relay does not take the inserts of ${CONTRACT.relay.refundJournalSkPrefix}… from either Region`,
         );
       }
     }

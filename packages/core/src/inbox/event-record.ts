@@ -44,7 +44,8 @@ export function intentMarkKey(
 }
 
 /**
- * The key of an event's record: its credit (or a refund's debit), in the shard its event id picks. It is also
+ * The key of an event's record: its credit (or a refund's debit; a refund failed later credits the debit back, a
+ * credit record of its own), in the shard its event id picks. It is also
  * the event's inbox entry and holds its intents, so every retry of one event finds the one item.
  */
 export function eventRecordKey(

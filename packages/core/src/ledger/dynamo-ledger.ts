@@ -10,7 +10,7 @@ import { cancellationCodes, isConditionFailure } from "../aws/document-client";
 import { CHARGE_OPEN_STATES, isSwept, mayMove, type PaymentState } from "../payment/payment-state";
 import type { LookupCursor } from "../psp/psp-port";
 import { sweepIndexPk, sweepIndexPks } from "./index-shards";
-import { outboxAgain } from "./journal-and-outbox";
+import { type EventState, outboxAgain } from "./journal-and-outbox";
 import {
   ANOMALY_INDEX_PK,
   type LocatorRow,
@@ -40,10 +40,18 @@ interface ReadRow {
 // and the move goes on from a fresh read.
 const asRead = (row: PaymentRow): ReadRow => ({ row: rowFields(row), stored: row.state });
 
-/** The events of the states a row catching up with its facts passes: the charge's, the refund's, or both. */
-function crossed(stored: PaymentState, to: PaymentState): Array<"SUCCEEDED" | "REFUNDED"> {
-  const charge = CHARGE_OPEN_STATES.includes(stored) && (to === "SUCCEEDED" || to === "REFUNDED");
-  return [...(charge ? ["SUCCEEDED" as const] : []), ...(to === "REFUNDED" ? ["REFUNDED" as const] : [])];
+/**
+ * The events of the states a row catching up with its facts passes: the charge's, the refund's, or the take-back of a
+ * refund it had stored as done. Others ride on their facts, which replicate listed in the outbox.
+ */
+function crossed(stored: PaymentState, to: PaymentState): EventState[] {
+  const settled = to === "SUCCEEDED" || to === "REFUNDED" || to === "REFUND_FAILED";
+  const charge = CHARGE_OPEN_STATES.includes(stored) && settled;
+  return [
+    ...(charge ? ["SUCCEEDED" as const] : []),
+    ...(to === "REFUNDED" ? ["REFUNDED" as const] : []),
+    ...(to === "REFUND_FAILED" && stored === "REFUNDED" ? ["REFUND_FAILED" as const] : []),
+  ];
 }
 
 /** The ledger on one DynamoDB table (pk/sk, stream NEW_AND_OLD_IMAGES, sparse index gsi1). */

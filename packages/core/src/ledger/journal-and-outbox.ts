@@ -8,6 +8,27 @@ export const CHARGE_JOURNAL_SK = "JOURNAL#1";
  * an item of its own, so that the relay's stream filter on a refund's entry (stacks/handlers.ts) did not change.
  */
 export const REFUND_JOURNAL_SK = "JOURNAL#3";
+/** The sort key of the entry that takes a refund's debit back when the PSP failed the refund later (attempt 1). */
+export const REFUND_FAILED_SK = "JOURNAL#4";
+
+/**
+ * The sort key of a refund attempt's entry (REFUNDED) or of its failure (REFUND_FAILED): attempt 1 keeps the bare key,
+ * attempt n ≥ 2 suffixes `#n`, so that every attempt's facts are items of their own, each written once. The relay's
+ * stream filter (stacks/handlers.ts) takes the refund entries by the prefix `JOURNAL#3`.
+ */
+export function refundFactSk(state: "REFUNDED" | "REFUND_FAILED", attempt = 1): string {
+  const base = state === "REFUNDED" ? REFUND_JOURNAL_SK : REFUND_FAILED_SK;
+  return attempt <= 1 ? base : `${base}#${attempt}`;
+}
+
+/** The refund attempt and outcome a sort key names, when it is a refund's fact. */
+export function refundFactOf(
+  sk: unknown,
+): { state: "REFUNDED" | "REFUND_FAILED"; attempt: number } | undefined {
+  const m = typeof sk === "string" ? /^JOURNAL#([34])(?:#([1-9][0-9]*))?$/.exec(sk) : null;
+  if (!m) return undefined;
+  return { state: m[1] === "3" ? "REFUNDED" : "REFUND_FAILED", attempt: m[2] ? Number(m[2]) : 1 };
+}
 
 /** One leg of a balanced journal entry. */
 export interface JournalLeg {
@@ -52,7 +73,39 @@ export function refundJournalAndOutbox(
   ] as const;
   const outbox = outboxFields(row, now, "REFUNDED", origin);
   const fact = row.psp_refund ? { psp_refund: row.psp_refund } : {};
-  return [journalEntry(table, row, now, REFUND_JOURNAL_SK, legs, { ...outbox, ...fact })];
+  const sk = refundFactSk("REFUNDED", row.refund_attempt);
+  return [journalEntry(table, row, now, sk, legs, { ...outbox, ...fact })];
+}
+
+/**
+ * The fact of a refund the PSP failed after accepting it, written once in the move to REFUND_FAILED. When the refund
+ * had been answered done (the merchant was debited), it is the entry reversing the refund's (clearing debited,
+ * merchant payable credited) and carries the outbox event `{payment_id}:REFUND_FAILED` (`:{n}` for attempt n ≥ 2): the
+ * worker credits the merchant back once and tells the buyer. Otherwise no money moved, and it is the fact alone.
+ */
+export function refundFailedFact(
+  table: string,
+  row: PaymentRow,
+  now: number,
+  reverses: boolean,
+  origin?: OutboxItem["origin_region"],
+) {
+  const sk = refundFactSk("REFUND_FAILED", row.refund_attempt);
+  const fact = {
+    ...(row.psp_refund ? { psp_refund: row.psp_refund } : {}),
+    ...(row.refund_failure_reason ? { refund_failure_reason: row.refund_failure_reason } : {}),
+  };
+  if (!reverses) {
+    const { pk } = paymentKey(row.payment_id);
+    const item = { pk, sk, ...fact, at: now };
+    return { TableName: table, Item: item, ConditionExpression: "attribute_not_exists(pk)" };
+  }
+  const legs = [
+    ["psp_clearing", "debit"],
+    [`merchant_payable:${row.merchant_id}`, "credit"],
+  ] as const;
+  const outbox = outboxFields(row, now, "REFUND_FAILED", origin);
+  return journalEntry(table, row, now, sk, legs, { ...outbox, ...fact });
 }
 
 // One item per balanced entry, its legs inside it, and the entry is the outbox item too: a transaction bills each
@@ -79,16 +132,23 @@ function journalEntry(
   };
 }
 
-// Whichever path moved the payment (owner, webhook, resolver), the event id is the state's, so it is one event.
-function outboxFields(
-  row: PaymentRow,
-  now: number,
-  state: "SUCCEEDED" | "REFUNDED",
-  origin: OutboxItem["origin_region"],
-) {
+/** A state whose move carries an outbox event. */
+export type EventState = "SUCCEEDED" | "REFUNDED" | "REFUND_FAILED";
+
+const EVENT_TYPES: Record<EventState, OutboxItem["type"]> = {
+  SUCCEEDED: "payment.succeeded",
+  REFUNDED: "payment.refunded",
+  REFUND_FAILED: "payment.refund_failed",
+};
+
+// Whichever path moved the payment (owner, webhook, resolver), the event id is the state's, so it is one event; a
+// refund's is its attempt's (`:{n}` for attempt n ≥ 2), so that a later attempt is an event of its own.
+function outboxFields(row: PaymentRow, now: number, state: EventState, origin: OutboxItem["origin_region"]) {
+  const attempt = row.refund_attempt ?? 1;
+  const named = state !== "SUCCEEDED" && attempt > 1 ? `${state}:${attempt}` : state;
   const outbox: OutboxItem = {
-    event_id: outboxEventIdOf(row.payment_id, state),
-    type: state === "SUCCEEDED" ? "payment.succeeded" : "payment.refunded",
+    event_id: outboxEventIdOf(row.payment_id, named),
+    type: EVENT_TYPES[state],
     payment_id: row.payment_id,
     merchant_id: row.merchant_id,
     caller: row.caller,
@@ -110,7 +170,7 @@ export function outboxAgain(
   table: string,
   row: PaymentRow,
   now: number,
-  state: "SUCCEEDED" | "REFUNDED",
+  state: EventState,
   origin?: OutboxItem["origin_region"],
 ) {
   const outbox = outboxFields(row, now, state, origin);

@@ -25,6 +25,8 @@ export interface PaymentRow {
   refund_started_at?: number;
   /** The PSP's reason for the last refund attempt it definitely refused. */
   refund_refusal?: string;
+  /** The PSP's reason for a refund it failed after accepting it (REFUND_FAILED; Stripe's `failure_reason`). */
+  refund_failure_reason?: string;
   /** Lookups by our reference that found nothing yet (a lagging index is not a decline). */
   lookup_attempts?: number;
   /** When a lookup by our reference first found nothing; the settle period counts from it too. */
@@ -59,7 +61,8 @@ export interface PaymentRow {
 
 /** A serious contradiction between the PSP and the ledger, kept on the row for reconciliation and a person. */
 export interface PaymentAnomaly {
-  kind: "charge-succeeded-for-failed";
+  /** A charge.succeeded for a FAILED payment, or a refund the PSP failed after accepting it (RefundFailedLater). */
+  kind: "charge-succeeded-for-failed" | "refund-failed-later";
   psp_charge: string;
   psp_event: string;
   at: number;
@@ -90,7 +93,8 @@ export interface LocatorRow {
 /** The outbox item written with the move to SUCCEEDED; its event id is stored, never made up at send time. */
 export interface OutboxItem {
   event_id: string;
-  type: "payment.succeeded" | "payment.refunded";
+  /** A succeeded payment credits the merchant, a refund debits it, a refund failed later credits the debit back. */
+  type: "payment.succeeded" | "payment.refunded" | "payment.refund_failed";
   payment_id: string;
   merchant_id: string;
   caller: string;

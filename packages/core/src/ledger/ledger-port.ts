@@ -15,7 +15,14 @@ export interface Move {
   set?: Partial<
     Pick<
       PaymentRow,
-      "psp_charge" | "psp_refund" | "decline_code" | "refund_attempt" | "refund_started_at" | "refund_refusal"
+      | "psp_charge"
+      | "psp_refund"
+      | "decline_code"
+      | "refund_attempt"
+      | "refund_started_at"
+      | "refund_refusal"
+      | "refund_failure_reason"
+      | "anomaly"
     >
   >;
   /** The states this move may leave; required to leave a refund attempt back to SUCCEEDED. */

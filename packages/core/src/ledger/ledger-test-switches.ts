@@ -11,3 +11,11 @@ export const unsafeNoRowCatchUp = (): boolean => process.env.EO_TEST_UNSAFE_NO_R
  */
 export const unsafeRowsLastWriterWins = (): boolean =>
   process.env.EO_TEST_UNSAFE_ROWS_LAST_WRITER_WINS === "1";
+
+/**
+ * Test-only: EO_TEST_UNSAFE_NO_REFUND_FAILED_FACT=1 leaves a refund's failure out of the state facts a row is read
+ * with, as before issue 39: a later write of the REFUNDED row (the other Region's, under last writer wins) hides a
+ * refund the PSP failed later, and the payment reads REFUNDED while the money stayed with the merchant.
+ */
+export const unsafeNoRefundFailedFact = (): boolean =>
+  process.env.EO_TEST_UNSAFE_NO_REFUND_FAILED_FACT === "1";

@@ -1,6 +1,13 @@
 import type { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { CHARGE_OPEN_STATES, isSwept, type PaymentState } from "../payment/payment-state";
-import { journalAndOutbox, outboxAgain, refundJournalAndOutbox } from "./journal-and-outbox";
+import { unsafeNoRefundTakeBack } from "../payment/payment-test-switches";
+import {
+  type EventState,
+  journalAndOutbox,
+  outboxAgain,
+  refundFailedFact,
+  refundJournalAndOutbox,
+} from "./journal-and-outbox";
 import {
   ANOMALY_INDEX_PK,
   type OutboxItem,
@@ -95,11 +102,20 @@ function factsOf(target: MoveTarget, from: PaymentState, next: PaymentRow, now: 
   if (next.state === "REFUNDED")
     facts.push(...refundJournalAndOutbox(table, next, now, origin).map((put) => entry(put, "REFUNDED")));
   if (next.state === "FAILED") facts.push({ sk: DECLINE_FACT_SK, put: declineFact(table, next, now) });
+  if (next.state === "REFUND_FAILED") facts.push(refundFailed(target, from, next, now));
   return facts;
 }
 
+// Only a refund that was answered done debited the merchant (the REFUNDED entry, read folded into `from`): its
+// failure takes the debit back, once, through the outbox. One the PSP failed while it was pending moved no money.
+function refundFailed(target: MoveTarget, from: PaymentState, next: PaymentRow, now: number): Fact {
+  const reverses = from === "REFUNDED" && !unsafeNoRefundTakeBack();
+  const put = refundFailedFact(target.table, next, now, reverses, target.origin);
+  return { sk: put.Item.sk, put, ...(reverses ? { event: "REFUND_FAILED" as const } : {}) };
+}
+
 type Put = NonNullable<TransactItem["Put"]>;
-type Fact = { sk: string; put: Put; event?: "SUCCEEDED" | "REFUNDED" };
+type Fact = { sk: string; put: Put; event?: EventState };
 
 const entry = (put: Put & { Item: { sk: string } }, event: Fact["event"]): Fact => ({
   sk: put.Item.sk,

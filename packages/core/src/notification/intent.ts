@@ -71,6 +71,16 @@ export const pushTemplateOf = (event: Pick<PaymentEvent, "type">): string => `${
 function textOf(event: PaymentEvent) {
   const money = formatMoney(event.amount, event.currency);
   const at = new Date(event.occurred_at).toISOString();
+  if (event.type === "payment.refund_failed") {
+    const text = `The refund of your payment of ${money} to ${event.merchant_id} did not go through; the money was not returned. Ask for the refund again.`;
+    return {
+      push: { title: "Refund failed", body: text },
+      email: {
+        title: `Your refund for payment ${event.payment_id} failed`,
+        body: [text, "", `Payment id: ${event.payment_id}`, `Failed at: ${at}`].join("\n"),
+      },
+    };
+  }
   if (event.type === "payment.refunded") {
     return {
       push: {

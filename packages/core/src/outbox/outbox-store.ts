@@ -3,6 +3,7 @@ import { isConditionFailure } from "../aws/document-client";
 import { outboxIndexPks } from "../ledger/index-shards";
 import { type OutboxItem, outboxKey } from "../ledger/ledger-items";
 import { queryShardedIndex } from "../ledger/query-sharded-index";
+import { PAYMENT_EVENT_TYPES } from "./payment-event";
 
 /** The outbox items in the ledger table, as the relay and the sweep see them. */
 export interface OutboxStore {
@@ -76,12 +77,12 @@ export function outboxItemFromImage(
   }
   // A type this relay does not know is a newer producer's: stop here rather than send it mislabelled.
   const type = s("type");
-  if (type !== "payment.succeeded" && type !== "payment.refunded")
+  if (!PAYMENT_EVENT_TYPES.includes(type as OutboxItem["type"]))
     throw new Error(`outbox item ${eventId} has unknown type ${type}`);
   const email = s("email");
   return {
     event_id: eventId,
-    type,
+    type: type as OutboxItem["type"],
     payment_id: s("payment_id") as string,
     merchant_id: s("merchant_id") as string,
     caller: s("caller") as string,

@@ -9,8 +9,15 @@ export type PaymentEvent = Omit<OutboxItem, "created_at"> & {
   occurred_at: number;
 };
 
-/** The event types the worker applies: a succeeded payment credits the merchant, a refunded one debits it. */
-export const PAYMENT_EVENT_TYPES: readonly PaymentEvent["type"][] = ["payment.succeeded", "payment.refunded"];
+/**
+ * The event types the worker applies: a succeeded payment credits the merchant, a refunded one debits it, and a refund
+ * the PSP failed later credits the debit back.
+ */
+export const PAYMENT_EVENT_TYPES: readonly PaymentEvent["type"][] = [
+  "payment.succeeded",
+  "payment.refunded",
+  "payment.refund_failed",
+];
 
 /** A message the worker cannot read; it fails on every delivery and ends in the DLQ. */
 export class UnreadableEvent extends Error {

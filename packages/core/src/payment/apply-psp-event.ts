@@ -3,11 +3,21 @@ import { paymentIdFromPspKey } from "../ids/derive-ids";
 import type { Move } from "../ledger/ledger-port";
 import type { PaymentDeps } from "./payment-deps";
 import { Refusal } from "./payment-errors";
-import { CHARGE_OPEN_STATES } from "./payment-state";
+import { CHARGE_OPEN_STATES, REFUND_STATES } from "./payment-state";
 import { unsafeTakeEarlyEvents } from "./payment-test-switches";
 import type { PspEvent } from "./psp-event";
 
 export { type PspEvent, parsePspEvent } from "./psp-event";
+
+/** How an event is read. */
+export interface ApplyOptions {
+  /**
+   * The event says the charge was refunded but not that its refund succeeded (Stripe's `charge.refunded` is sent when
+   * a refund is created, even one Stripe holds pending): it settles no refund attempt of ours in flight, which the
+   * refund's own events or a read of it by id settle; it still moves a SUCCEEDED payment refunded at the PSP directly.
+   */
+  refundStatusUnknown?: boolean;
+}
 
 /** What applying one PSP event came to. */
 export interface PspEventOutcome {
@@ -23,7 +33,11 @@ export interface PspEventOutcome {
  * Applies a PSP event at most once: the inbox item keyed by the PSP's event id is written in the
  * same transaction as the allowed move; a late or repeated event is harmless (Part 5).
  */
-export async function applyPspEvent(deps: PaymentDeps, e: PspEvent): Promise<PspEventOutcome> {
+export async function applyPspEvent(
+  deps: PaymentDeps,
+  e: PspEvent,
+  opts: ApplyOptions = {},
+): Promise<PspEventOutcome> {
   const charge = e.data.charge;
   const derived = paymentIdFromPspKey(charge.idempotency_key ?? "");
   const paymentId = derived ?? charge.reference ?? "";
@@ -34,6 +48,8 @@ export async function applyPspEvent(deps: PaymentDeps, e: PspEvent): Promise<Psp
   if (e.type === "refund.succeeded" && CHARGE_OPEN_STATES.includes(row.state) && !unsafeTakeEarlyEvents())
     throw notYet(e, `refunds payment ${paymentId}, whose charge is still ${row.state} here`);
   const now = deps.clock.now();
+  if (opts.refundStatusUnknown && e.type === "refund.succeeded" && REFUND_STATES.includes(row.state))
+    return { applied: false, duplicate: !(await deps.ledger.rememberWebhookEvent(e.id, paymentId, now)) };
   const result = await deps.ledger.move({ ...moveOf(e, paymentId, now), expected: row });
   if (result.moved) {
     await crashPoint("webhook.after_apply");

@@ -7,6 +7,7 @@ import type { PaymentDeps } from "./payment-deps";
 import { Refusal } from "./payment-errors";
 import { REFUND_STATES } from "./payment-state";
 import type { Rendered } from "./render-payment";
+import { settleRefund } from "./settle-refund";
 
 /** How long a refund call may take inside one API request. */
 const REFUND_TIMEOUT_MS = 4_000;
@@ -14,12 +15,14 @@ const REFUND_TIMEOUT_MS = 4_000;
 /**
  * Refunds a succeeded payment with its derived refund key. The intent (REFUND_PENDING, with its attempt
  * number) is recorded before the call, so every retry, here or in the resolver, is the same refund (Part 4);
- * an attempt the PSP definitely refused leaves the payment SUCCEEDED, and the next one gets a new suffix.
+ * an attempt the PSP definitely refused leaves the payment SUCCEEDED, one it failed later REFUND_FAILED, and the
+ * next one gets a new suffix.
  */
 export async function cancelPayment(deps: PaymentDeps, caller: string, paymentId: string): Promise<Rendered> {
   let row = await deps.ledger.getPayment(paymentId);
   if (!row || row.caller !== caller) throw new Refusal("not-found", `no payment ${paymentId}`);
-  if (row.state === "SUCCEEDED") row = await startAttempt(deps, row);
+  // A refund the PSP failed later is tried again, as the next attempt with its own key.
+  if (row.state === "SUCCEEDED" || row.state === "REFUND_FAILED") row = await startAttempt(deps, row);
   if (row.state === "REFUNDED") return refunded(row);
   if (!REFUND_STATES.includes(row.state)) {
     throw new Refusal("invalid-state", `only a SUCCEEDED payment can be cancelled; this one is ${row.state}`);
@@ -31,24 +34,40 @@ export async function cancelPayment(deps: PaymentDeps, caller: string, paymentId
   if (settled.state === "SUCCEEDED" && reply.kind === "refused") {
     throw new Refusal("refund-refused", `the PSP refused the refund: ${reply.reason} (${reply.code})`);
   }
+  if (settled.state === "REFUND_FAILED") {
+    const why = `the PSP failed the refund after accepting it: ${settled.refund_failure_reason ?? "no reason given"}`;
+    throw new Refusal("refund-refused", `${why}; the payment is REFUND_FAILED, and a cancel tries again`);
+  }
   return pending(settled);
 }
 
-// The buyer's refund is a live call: it queues for a slot of the PSP budget ahead of the resolver's replays.
+// The buyer's refund is a live call: it queues for a slot of the PSP budget ahead of the resolver's replays. A refund
+// the PSP accepted and holds pending is read by its id: a replayed POST answers the body saved at its creation.
 function liveRefund(deps: PaymentDeps, row: PaymentRow): Promise<PspReply> {
-  const key = refundKeyOf(row.payment_id, row.refund_attempt);
   const untilMs = deps.clock.now() + REFUND_TIMEOUT_MS;
+  const charge = row.psp_charge ?? "";
+  const read = row.psp_refund;
+  const endpoint = read ? "GET /v1/refunds" : "POST /v1/refunds";
   return withinBudget(
     deps.pspBudget,
     deps.clock,
-    { endpoint: "POST /v1/refunds", origin: "live", untilMs, maxWaitMs: deps.config.pspBudgetMaxWaitMs },
-    (t) => deps.psp.refund(key, row.psp_charge ?? "", row.payment_id, t, "live"),
+    { endpoint, origin: "live", untilMs, maxWaitMs: deps.config.pspBudgetMaxWaitMs },
+    (t) =>
+      read
+        ? deps.psp.readRefund(read, t, "live", charge)
+        : deps.psp.refund(refundKeyOf(row.payment_id, row.refund_attempt), charge, row.payment_id, t, "live"),
   );
 }
 
+// A new attempt forgets the last one's refund and its failure: its refund is another, read by its own id.
 async function startAttempt(deps: PaymentDeps, row: PaymentRow): Promise<PaymentRow> {
   const now = deps.clock.now();
-  const set = { refund_attempt: (row.refund_attempt ?? 0) + 1, refund_started_at: now };
+  const set = {
+    refund_attempt: (row.refund_attempt ?? 0) + 1,
+    refund_started_at: now,
+    psp_refund: undefined,
+    refund_failure_reason: undefined,
+  };
   const moved = await deps.ledger.move({
     paymentId: row.payment_id,
     to: "REFUND_PENDING",
@@ -57,35 +76,6 @@ async function startAttempt(deps: PaymentDeps, row: PaymentRow): Promise<Payment
     expected: row,
   });
   return moved.row ?? row;
-}
-
-/**
- * Applies the PSP's answer to a refund attempt: done or already refunded → REFUNDED; a definite refusal
- * → back to SUCCEEDED with the PSP's reason; not run (429, no budget slot) → unchanged, for the resolver;
- * anything else → REFUND_UNKNOWN for the resolver, never a guess.
- */
-export async function settleRefund(deps: PaymentDeps, row: PaymentRow, reply: PspReply): Promise<PaymentRow> {
-  const now = deps.clock.now();
-  const paymentId = row.payment_id;
-  if (reply.kind === "rate-limited") return (await deps.ledger.getPayment(paymentId)) ?? row;
-  const from = REFUND_STATES;
-  const result =
-    reply.kind === "done"
-      ? await deps.ledger.move({ paymentId, to: "REFUNDED", set: { psp_refund: reply.id }, now, from })
-      : reply.kind === "already-refunded"
-        ? await deps.ledger.move({ paymentId, to: "REFUNDED", now, from })
-        : reply.kind === "refused"
-          ? await deps.ledger.move({
-              paymentId,
-              to: "SUCCEEDED",
-              set: { refund_refusal: reply.reason },
-              now,
-              from,
-            })
-          : await deps.ledger.move({ paymentId, to: "REFUND_UNKNOWN", now, from: ["REFUND_PENDING"] });
-  const after = result.row ?? (await deps.ledger.getPayment(paymentId));
-  if (!after) throw new Error(`payment ${paymentId} vanished from the ledger`);
-  return after;
 }
 
 const refunded = (row: PaymentRow): Rendered => ({

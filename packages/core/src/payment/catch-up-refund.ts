@@ -1,4 +1,4 @@
-import { REFUND_JOURNAL_SK } from "../ledger/journal-and-outbox";
+import { refundFactOf } from "../ledger/journal-and-outbox";
 import type { MoveResult } from "../ledger/ledger-port";
 import { unsafeRowsLastWriterWins } from "../ledger/ledger-test-switches";
 import type { ActiveRegion } from "../region/active-region";
@@ -12,10 +12,10 @@ export interface LedgerStreamRecord {
   dynamodb?: { Keys?: Record<string, { S?: string }> };
 }
 
-/** The payments whose refund journal entry a batch of ledger stream records inserted. */
+/** The payments whose refund journal entry (of any attempt) a batch of ledger stream records inserted. */
 export function refundsJournalled(records: readonly LedgerStreamRecord[]): string[] {
   const ids = records
-    .filter((r) => r.eventName === "INSERT" && r.dynamodb?.Keys?.sk?.S === REFUND_JOURNAL_SK)
+    .filter((r) => r.eventName === "INSERT" && refundFactOf(r.dynamodb?.Keys?.sk?.S)?.state === "REFUNDED")
     .map((r) => r.dynamodb?.Keys?.pk?.S?.replace(/^PAY#/, "") ?? "")
     .filter((id) => id.startsWith("pay_"));
   return [...new Set(ids)];

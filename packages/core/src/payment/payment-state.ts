@@ -8,7 +8,8 @@ export type PaymentState =
   | "FAILED"
   | "REFUND_PENDING"
   | "REFUND_UNKNOWN"
-  | "REFUNDED";
+  | "REFUNDED"
+  | "REFUND_FAILED";
 
 const ALLOWED: Record<PaymentState, readonly PaymentState[]> = {
   // Straight to REFUNDED: a lookup by our reference found the charge refunded already (a row inherited across a
@@ -18,10 +19,15 @@ const ALLOWED: Record<PaymentState, readonly PaymentState[]> = {
   // SUCCEEDED -> REFUNDED: a refund made at the PSP directly (its webhook, or charge_already_refunded).
   SUCCEEDED: ["REFUND_PENDING", "REFUNDED"],
   FAILED: [],
-  // Back to SUCCEEDED: the PSP definitely refused this refund attempt; a later one gets a new suffix.
-  REFUND_PENDING: ["REFUNDED", "REFUND_UNKNOWN", "SUCCEEDED"],
-  REFUND_UNKNOWN: ["REFUNDED", "SUCCEEDED"],
-  REFUNDED: [],
+  // Back to SUCCEEDED: the PSP definitely refused this refund attempt; a later one gets a new suffix. To itself (and
+  // from UNKNOWN): the PSP accepted the refund but holds it pending, and the row learns the refund's id to read it by.
+  // To REFUND_FAILED: the PSP failed the refund after accepting it.
+  REFUND_PENDING: ["REFUNDED", "REFUND_UNKNOWN", "SUCCEEDED", "REFUND_PENDING", "REFUND_FAILED"],
+  REFUND_UNKNOWN: ["REFUNDED", "SUCCEEDED", "REFUND_PENDING", "REFUND_FAILED"],
+  // A refund can fail after the PSP answered it succeeded (Stripe: a card that can no longer take it).
+  REFUNDED: ["REFUND_FAILED"],
+  // A later cancel tries again, as the next attempt.
+  REFUND_FAILED: ["REFUND_PENDING"],
 };
 
 /** The states a move into `to` may come from; every move is a compare-and-set on one of them. */

@@ -126,3 +126,10 @@ export const unsafeNoFairQueue = (): boolean => process.env.EO_TEST_UNSAFE_NO_FA
  * intent of the account for a day, runs past its pages and time, and a lost reply is never settled by a pass.
  */
 export const unsafeWideLookupWindow = (): boolean => process.env.EO_TEST_UNSAFE_WIDE_LOOKUP_WINDOW === "1";
+
+/**
+ * EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK=1 moves a REFUNDED payment whose refund the PSP failed later to REFUND_FAILED
+ * without the entry that takes the merchant's debit back: the merchant stays debited for money that never left, and
+ * the buyer is never told.
+ */
+export const unsafeNoRefundTakeBack = (): boolean => process.env.EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK === "1";

@@ -65,6 +65,8 @@ export function renderFinal(
 export function paymentView(row: PaymentRow): Record<string, unknown> {
   const { payment_id, state, order_id, amount, currency, merchant_id, psp_charge, decline_code, created_at } =
     row;
+  // The PSP's reason shows only while the refund it failed is the payment's state (a later cancel tries again).
+  const failure = state === "REFUND_FAILED" ? { refund_failure_reason: row.refund_failure_reason } : {};
   const shown = state === "PENDING" || state === "UNKNOWN" ? "PROCESSING" : state;
   return {
     payment_id,
@@ -76,5 +78,6 @@ export function paymentView(row: PaymentRow): Record<string, unknown> {
     psp_charge,
     decline_code,
     created_at,
+    ...failure,
   };
 }

@@ -2,7 +2,6 @@ import { scopeOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
 import type { PspReply } from "../psp/psp-port";
 import { countSignal } from "../signals/signal-sink";
-import { settleRefund } from "./cancel-payment";
 import type { PaymentDeps } from "./payment-deps";
 import type { PaymentState } from "./payment-state";
 import {
@@ -15,6 +14,7 @@ import { renderPayment } from "./render-payment";
 import { replayCharge } from "./replay-charge";
 import { replayRefund } from "./replay-refund";
 import { settleCharge } from "./settle-charge";
+import { settleRefund } from "./settle-refund";
 
 const PSP_TIMEOUT_MS = 5_000;
 /** Backoff between lookups that found nothing: 30 s doubling, at most 5 minutes. */
@@ -198,7 +198,9 @@ async function settleOne(
   // lookup that found nothing waits longer each time, since an index that lags needs time, not traffic.
   if (settled.state === row.state || (settled.state === "UNKNOWN" && row.state === "PENDING")) {
     const now = deps.clock.now();
-    const retryAt = reply.kind === "not-found" ? now + backoffMs(row.lookup_attempts ?? 0) : now;
+    // A refund the PSP holds pending waits as long (Stripe: until the balance covers it, which can take days).
+    const waits = reply.kind === "not-found" || reply.kind === "refund-pending";
+    const retryAt = waits ? now + backoffMs(row.lookup_attempts ?? 0) : now;
     await deps.ledger.touchSweep(row.payment_id, settled.state, now, retryAt);
   }
   const answer = renderPayment(settled);

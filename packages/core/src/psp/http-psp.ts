@@ -66,6 +66,24 @@ export class HttpPsp implements PspPort {
     return ok ? { kind: "done", id: ok.id } : { kind: "not-found" };
   }
 
+  // The generic PSP has no read of a refund by id: its charge's refunds are listed and the one named is read there.
+  async readRefund(
+    refundId: string,
+    timeoutMs: number,
+    origin?: PspOrigin,
+    charge?: string,
+  ): Promise<PspReply> {
+    const query = charge ? `charge=${encodeURIComponent(charge)}` : "";
+    const listed = await this.listAll(`/v1/refunds?${query}`, timeoutMs, origin);
+    if (!Array.isArray(listed)) return listed;
+    const refund = listed.find((r) => r.id === refundId);
+    if (!refund) return { kind: "not-found" };
+    if (refund.status === undefined || refund.status === "succeeded") return { kind: "done", id: refund.id };
+    if (refund.status === "failed" || refund.status === "canceled")
+      return { kind: "refund-failed", id: refund.id, reason: refund.status };
+    return { kind: "refund-pending", id: refund.id };
+  }
+
   // Reads every page (`has_more`, `starting_after`) within one time budget: a match on a later page
   // must not read as "not found".
   private async listAll(

@@ -27,7 +27,14 @@ export type PspReply =
    * The PSP refused our credentials (401) or their permissions (403): nothing ran. A configuration error, never a
    * payment's outcome; the row is left as it is and the configuration alarm pages (`reason` says what to check).
    */
-  | { kind: "misconfigured"; status: number; reason: string };
+  | { kind: "misconfigured"; status: number; reason: string }
+  /**
+   * The PSP accepted the refund but it is not final (Stripe: `pending`, `requires_action`): nothing is known to have
+   * gone back yet; the refund is read again by its id, never by a replayed POST (which answers the body it saved).
+   */
+  | { kind: "refund-pending"; id: string }
+  /** The PSP failed or canceled a refund AFTER accepting it (or answering it succeeded): the money did not go back. */
+  | { kind: "refund-failed"; id: string; reason: string };
 
 export interface ChargeParams {
   amount: number;
@@ -74,6 +81,11 @@ export interface PspPort {
   ): Promise<PspReply>;
   /** Looks a charge's refunds up, for a refund whose key the PSP may have forgotten. */
   findRefund(charge: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply>;
+  /**
+   * Reads a refund by its id (consistent), for a refund the PSP accepted but had not finished. `charge` is the charge
+   * it undoes, for a PSP that can only list a charge's refunds.
+   */
+  readRefund(refundId: string, timeoutMs: number, origin?: PspOrigin, charge?: string): Promise<PspReply>;
 }
 
 /** When a charge can have been sent, by our clock: a window a lookup lists PaymentIntents in. */

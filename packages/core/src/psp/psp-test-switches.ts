@@ -11,3 +11,10 @@ export const unsafeStripeSearchOnly = (): boolean => process.env.EO_TEST_UNSAFE_
  * another request under the same key (Stripe's `idempotency_error`), as before issue 39.
  */
 export const unsafeNewestPspBody = (): boolean => process.env.EO_TEST_UNSAFE_NEWEST_PSP_BODY === "1";
+
+/**
+ * EO_TEST_UNSAFE_PENDING_REFUND_IS_DONE=1 reads a refund Stripe holds `pending` (or `requires_action`) as done, as
+ * before issue 39: the buyer is told REFUNDED and the merchant debited while the money stays with the merchant.
+ */
+export const unsafePendingRefundIsDone = (): boolean =>
+  process.env.EO_TEST_UNSAFE_PENDING_REFUND_IS_DONE === "1";

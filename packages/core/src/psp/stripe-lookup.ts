@@ -42,14 +42,23 @@ export async function findChargeByReference(
   return "items" in listed ? judge(call, listed.items) : listed.reply;
 }
 
-/** Lists a PaymentIntent's refunds, every page: a succeeded (or pending) one is done. */
+/**
+ * Lists a PaymentIntent's refunds, every page, as they are now: a succeeded one is done; else one still pending is
+ * pending; else the newest that failed is a failure (never dropped: a refund that fails after it was accepted must
+ * reach the payment); nothing listed is not found.
+ */
 export async function findRefundOf(call: LookupCall, paymentIntent: string): Promise<PspReply> {
   const listed = await everyPage<Stripe.Refund>(call, (after, o) =>
     call.stripe.refunds.list({ payment_intent: paymentIntent, limit: 100, ...after }, o),
   );
   if (!("items" in listed)) return listed.reply;
-  const done = listed.items.map(refundReply).find((r) => r.kind === "done");
-  return done ?? { kind: "not-found" };
+  // Stripe lists the newest first.
+  const replies = listed.items.map((r) => refundReply(r, "read"));
+  return (
+    replies.find((r) => r.kind === "done") ??
+    replies.find((r) => r.kind === "refund-pending") ??
+    replies.find((r) => r.kind === "refund-failed") ?? { kind: "not-found" }
+  );
 }
 
 // Search answers what its index holds; a failure of it (its own budget spent, a 429, an error) is no answer, and

@@ -4,6 +4,7 @@ import type { ChargeLookup, ChargeParams, PspOrigin, PspPort, PspReply } from ".
 import { createBodyOf, stripeKeyOf } from "./stripe-bodies";
 import { createStripeClient, requestOptions, type StripeEndpoint, timed } from "./stripe-client";
 import { findChargeByReference, findRefundOf, type LookupCall } from "./stripe-lookup";
+import { readRefundById } from "./stripe-refund-read";
 import { chargeErrorReply, intentReply, refundErrorReply, refundReply } from "./stripe-replies";
 
 /**
@@ -85,6 +86,11 @@ export class StripePsp implements PspPort {
   /** Lists the refunds of the PaymentIntent `charge`, every page. */
   findRefund(charge: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
     return findRefundOf(this.lookupCall(timeoutMs, origin), charge);
+  }
+
+  /** Reads the refund `refundId` by its id (consistent), for a refund Stripe accepted but had not finished. */
+  readRefund(refundId: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
+    return readRefundById(this.lookupCall(timeoutMs, origin), refundId);
   }
 
   private lookupCall(timeoutMs: number, origin?: PspOrigin): LookupCall {

@@ -2,6 +2,7 @@ import Stripe from "stripe";
 import { countSignal } from "../signals/signal-sink";
 import type { PspReply } from "./psp-port";
 import { retryAfterMsOf } from "./psp-replies";
+import { unsafePendingRefundIsDone } from "./psp-test-switches";
 
 const E = Stripe.errors;
 type StripeError = InstanceType<typeof E.StripeError>;
@@ -128,12 +129,25 @@ export function intentReply(pi: Stripe.PaymentIntent): PspReply {
   return { kind: "unknown", reason: `the PaymentIntent ${pi.id} is ${pi.status}` };
 }
 
-/** Reads a created or listed refund: one that failed or was canceled refunded nothing. */
-export function refundReply(refund: Stripe.Refund): PspReply {
-  if (refund.status === "failed" || refund.status === "canceled") {
-    const code = refund.failure_reason ?? refund.status;
-    return { kind: "refused", code, reason: `the refund ${refund.id} is ${refund.status}` };
+/**
+ * How a refund was read: in the reply to its creation (a replay answers the body saved then), or by its id or a list
+ * (as it is now).
+ */
+export type RefundSeen = "created" | "read";
+
+/**
+ * Reads a refund as the port's reply. Only `succeeded` is done; `pending` and `requires_action` are accepted and not
+ * final. A refund `failed` or `canceled` in its creation reply refunded nothing and is a refusal of this attempt; one
+ * read so later failed after Stripe accepted it.
+ */
+export function refundReply(refund: Stripe.Refund, seen: RefundSeen = "created"): PspReply {
+  const status = refund.status ?? "pending";
+  if (status === "succeeded") return { kind: "done", id: refund.id };
+  if (status === "failed" || status === "canceled") {
+    const reason = refund.failure_reason ?? status;
+    if (seen === "read") return { kind: "refund-failed", id: refund.id, reason };
+    return { kind: "refused", code: reason, reason: `the refund ${refund.id} is ${status}` };
   }
-  // Pending is accepted by Stripe and settles on its own, as a succeeded one has.
-  return { kind: "done", id: refund.id };
+  if (unsafePendingRefundIsDone()) return { kind: "done", id: refund.id };
+  return { kind: "refund-pending", id: refund.id };
 }

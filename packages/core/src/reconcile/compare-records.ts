@@ -70,7 +70,8 @@ export function discrepancyCounts(r: Reconciliation): Map<DiscrepancyKind, numbe
   return kinds;
 }
 
-const CHARGED = new Set(["SUCCEEDED", "REFUND_PENDING", "REFUND_UNKNOWN", "REFUNDED"]);
+// REFUND_FAILED: the refund failed at the PSP after it was accepted, so the charge stands there as it does here.
+const CHARGED = new Set(["SUCCEEDED", "REFUND_PENDING", "REFUND_UNKNOWN", "REFUNDED", "REFUND_FAILED"]);
 
 /** Compares the PSP's successful charges with the ledger's rows, by our reference (the payment id). */
 export function reconcile(

@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
-import { CHARGE_JOURNAL_SK, REFUND_JOURNAL_SK } from "../ledger/journal-and-outbox";
+import { CHARGE_JOURNAL_SK, REFUND_FAILED_SK, REFUND_JOURNAL_SK } from "../ledger/journal-and-outbox";
 import { unsafeRowsLastWriterWins } from "../ledger/ledger-test-switches";
 import { DECLINE_FACT_SK, isStateFact, mergeFacts, type StateFact } from "../ledger/state-facts";
 import type { PaymentState } from "../payment/payment-state";
@@ -30,16 +30,17 @@ export async function ledgerPayments(
       new ScanCommand({
         TableName: table,
         FilterExpression:
-          "(sk = :payment AND created_at >= :since) OR (sk IN (:c, :r, :d) AND #at >= :since)",
+          "(sk = :payment AND created_at >= :since) OR ((sk IN (:c, :d) OR begins_with(sk, :r) OR begins_with(sk, :f)) AND #at >= :since)",
         ExpressionAttributeValues: {
           ":payment": "PAYMENT",
           ":since": sinceMs,
           ":c": CHARGE_JOURNAL_SK,
           ":r": REFUND_JOURNAL_SK,
+          ":f": REFUND_FAILED_SK,
           ":d": DECLINE_FACT_SK,
         },
         ProjectionExpression:
-          "pk, sk, payment_id, #s, amount, currency, psp_charge, psp_refund, decline_code, created_at",
+          "pk, sk, payment_id, #s, amount, currency, psp_charge, psp_refund, decline_code, refund_attempt, created_at",
         ExpressionAttributeNames: { "#s": "state", "#at": "at" },
         ExclusiveStartKey: start,
       }),

@@ -1,6 +1,7 @@
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import {
   applyPspEvent,
+  applyRefundEvent,
   mapStripeEvent,
   otherDeploymentOf,
   paymentDeps,
@@ -41,7 +42,25 @@ export const handler = httpHandler("stripe-webhook", async (event) => {
   if (another) return { status: 200, body: { received: true, ignored: another } };
   const mapped = mapStripeEvent(verified);
   if (mapped.kind === "ignored") return { status: 200, body: { received: true, ignored: mapped.reason } };
-  const result = await applyPspEvent(deps, mapped.event);
+  if (mapped.kind === "refund") {
+    const outcome = await applyRefundEvent(deps, mapped.event);
+    // The RefundFailedLater metric is counted by the domain as the payment moves (it pages); the log names it.
+    if (outcome.refundFailedLater)
+      logger.error("PSP failed a refund after accepting it", {
+        event_id: mapped.event.id,
+        refund: mapped.event.refundId,
+        reason: mapped.event.reason,
+      });
+    logger.info("stripe refund event", {
+      event_id: mapped.event.id,
+      status: mapped.event.status,
+      ...outcome,
+    });
+    return { status: 200, body: { received: true, ...outcome } };
+  }
+  const result = await applyPspEvent(deps, mapped.event, {
+    refundStatusUnknown: mapped.refundStatusUnknown === true,
+  });
   if (result.anomaly) {
     // Stripe charged a payment we answered as FAILED: money moved that the buyer was told did not.
     logger.error("PSP charged a FAILED payment", {

@@ -10,7 +10,10 @@ export interface RegionSnapshot {
   /** Payments in this Region's ledger copy, by state. */
   payments: Record<string, number>;
   unknown: { count: number; oldest_age_s: number | null };
+  /** Payments the PSP charged although we answered FAILED (the PaymentAnomalies alarm's local reading). */
   anomalies: number;
+  /** Payments whose refund the PSP failed after accepting it (the RefundFailedLater alarm's local reading). */
+  refunds_failed_later?: number;
   /** Notification intents the provider refused for good (FAILED marks in this Region's consumer table). */
   notifications_failed: number;
   queues: { events: number | null; dlq: number | null; relay_failures: number | null };
@@ -49,11 +52,15 @@ export async function readRegionSnapshot(
   return {
     payments,
     unknown: { count: unknown, oldest_age_s: oldest === undefined ? null : ageS(nowMs, oldest) },
-    anomalies: rows.filter((row) => row.anomaly).length,
+    anomalies: rows.filter((row) => row.anomaly && kindOf(row) !== "refund-failed-later").length,
+    refunds_failed_later: rows.filter((row) => kindOf(row) === "refund-failed-later").length,
     notifications_failed: marks.length,
     queues,
   };
 }
+
+const kindOf = (row: Record<string, unknown>): unknown =>
+  (row.anomaly as { kind?: unknown } | undefined)?.kind;
 
 const ageS = (nowMs: number, sinceMs: number) => Math.max(0, Math.round((nowMs - sinceMs) / 1000));
 

@@ -105,11 +105,11 @@ function startStreamJobPoller(input: RegionPollerInput): Promise<Poller> {
 /**
  * The mapping's filter criteria, as stacks/workers.ts sets them: outbox items and journal entries this Region wrote
  * (the replica's stream also carries the other Region's writes; those reach the queue through the promoted Region's
- * sweep), or either Region's inserts of the sort key the trigger names (a refund's journal entry).
+ * sweep), or either Region's inserts of the sort keys the trigger names by prefix (a refund attempt's journal entry).
  */
 function relayFilter(trigger: (typeof handlers)[number]["trigger"], role: RegionRole) {
   if (trigger.kind !== "ledger-stream") throw new Error("the relay must be on the ledger stream");
-  const { keyPrefix: prefix, ownInsertsOfSkPrefix: ownSk, insertsOfSk } = trigger;
+  const { keyPrefix: prefix, ownInsertsOfSkPrefix: ownSk, insertsOfSkPrefix: anySk } = trigger;
   return (record: {
     eventName?: string;
     dynamodb?: { Keys?: Record<string, { S?: string }>; NewImage?: Record<string, { S?: string }> };
@@ -120,7 +120,7 @@ function relayFilter(trigger: (typeof handlers)[number]["trigger"], role: Region
     return (
       ((record.dynamodb?.Keys?.pk?.S?.startsWith(prefix) ?? false) && own) ||
       (ownSk !== undefined && insert && own && (sk?.startsWith(ownSk) ?? false)) ||
-      (insertsOfSk !== undefined && insert && sk === insertsOfSk)
+      (anySk !== undefined && insert && (sk?.startsWith(anySk) ?? false))
     );
   };
 }

@@ -78,7 +78,6 @@ export function externalPsp(choice: ExternalPspChoice): FakePsp {
     dashboardRefund: notKept("refunds (refund one in the dashboard)"),
     topUpBalance: notKept("balances (top up in the dashboard)"),
     failRefund: notKept("refunds (fail one with Stripe's test card pm_card_refundFail)"),
-    dashboardRefund: notKept("refunds (refund one in the dashboard)"),
     seedIntents: notKept("intents (a real account holds what it holds)"),
     stop: async () => undefined,
   };
