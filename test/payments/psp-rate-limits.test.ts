@@ -85,8 +85,12 @@ describe("the PSP's rate limit on the live path", () => {
     await tapAndRetry(all, false);
     // assess: the refused ones ran nothing and wrote nothing
     const refused = all.filter((b) => b.answers[0]?.status === 503);
-    const odd = all.filter((b) => b.answers[0]?.status !== 201 && b.answers[0]?.status !== 503);
+    // A charge sent within the budget but slower than the deadline (a loaded machine) is a 202 PROCESSING: allowed,
+    // and still charged at most once.
+    const slow = all.filter((b) => b.answers[0]?.status === 202 && b.answers[0]?.body.state === "PROCESSING");
+    const odd = all.filter((b) => ![201, 503].includes(b.answers[0]?.status ?? 0) && !slow.includes(b));
     expect(odd.map((b) => JSON.stringify(b.answers[0]?.body))).toEqual([]);
+    for (const b of slow) expect(chargesOf(paymentIdOf(b.caller, b.key)).length).toBeLessThanOrEqual(1);
     expect(refused.length).toBeGreaterThan(0);
     for (const b of refused) {
       const paymentId = paymentIdOf(b.caller, b.key);

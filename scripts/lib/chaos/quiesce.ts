@@ -2,6 +2,7 @@ import { advanceWhenPspIdle } from "./advance-when-psp-idle";
 import type { ChaosApi } from "./chaos-api";
 import { readDepths } from "./observe";
 import { type ChaosResources, type RegionsView, runningRoles } from "./resources";
+import { CHAOS_TIMING } from "./run-schedule";
 
 /** How the stack looked on the last pass of the quiesce. */
 export interface QuietReport {
@@ -14,7 +15,7 @@ const QUIET_WITHIN_MS = 60_000;
 
 /**
  * Lets the stack finish what the schedule left: faults cleared, the clock moved past every deadline and the
- * PSP's "not found" settle time, then the resolver and the sweeps run (as their schedules would) until the
+ * PSP's "not found" settle time (and, later, the hours a saved 5xx waits), then the resolver and the sweeps run (as their schedules would) until the
  * resolver's index, the outbox and the events queues of both Regions are empty, and nothing is left to replicate,
  * twice in a row.
  */
@@ -35,8 +36,10 @@ export async function quiesce(api: ChaosApi, withinMs = QUIET_WITHIN_MS): Promis
     // Quiet twice, a little apart: a worker that just took the last message has had its time to finish it.
     if (quietPasses >= 2) return { quiet: true, passes, ms: Date.now() - started };
     await sleep(quietPasses > 0 ? apartMs : 200);
-    // A settle time counted by the domain clock (a lookup that found nothing) needs the clock to move on.
-    if (passes % 8 === 0) await advanceWhenPspIdle(api, 700);
+    // A settle time counted by the domain clock (a lookup that found nothing) needs the clock to move on; a saved
+    // 5xx waits hours from its first lookup, which the first passes have made.
+    if (passes % 16 === 0) await advanceWhenPspIdle(api, CHAOS_TIMING.saved5xxSettleS + 100);
+    else if (passes % 8 === 0) await advanceWhenPspIdle(api, 700);
   }
   return { quiet: false, passes, ms: Date.now() - started };
 }

@@ -18,6 +18,9 @@ export const CHAOS_TIMING = {
   clockMarginMs: 100,
   takeoverMarginMs: 400,
   webhookDelayMs: 300,
+  // The shipped wait before a saved PSP 5xx with no charge found becomes a decline (hours): the quiesce moves the
+  // clock past it, so that a schedule's injected 5xx settles the way it would after that wait in production.
+  saved5xxSettleS: 4 * 3_600,
 } as const;
 
 /** The names one run uses: its own callers, merchants and keys, so that runs on one stack never meet. */
