@@ -21,7 +21,10 @@ export const TWICE_ON_STRIPE = [
   "test/story/story.test.ts",
 ];
 // Traces that need Stripe's own behaviour (pending refunds, refunds that fail later): run in Stripe's dialect only.
-export const STRIPE_ONLY = ["test/payments/refund-fails-later.test.ts"];
+export const STRIPE_ONLY = [
+  "test/payments/refund-fails-later.test.ts",
+  "test/payments/intent-processing.test.ts",
+];
 export default defineConfig({
   test: {
     // Checks Java and the browser before any file starts: a missing one stops the run at once with what to install.

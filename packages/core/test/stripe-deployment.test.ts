@@ -49,6 +49,7 @@ describe("one Stripe account, several stages", () => {
 describe("two stages on one Stripe account derive the same payment id", () => {
   let psp: FakePsp | undefined;
   afterEach(async () => {
+    delete process.env.EO_TEST_UNSAFE_ANY_DEPLOYMENT;
     await psp?.stop();
     psp = undefined;
   });
@@ -84,6 +85,53 @@ describe("two stages on one Stripe account derive the same payment id", () => {
     // assess: staging's payment is never charged; it meets dev's key with another body
     expect(b).toMatchObject({ kind: "saved-error", code: "idempotency_error" });
     expect(psp.charges()).toHaveLength(1);
+  });
+
+  it("looks a charge up as its own stage's: the other stage's intent under the same payment id is not found", async () => {
+    // prepare: dev charged pay_same; staging's pay_same never reached Stripe
+    psp = await startFakePsp({ webhookSecret: "whsec_test", dialect: "stripe" });
+    const dev = new StripePsp("sk_test_1", endpoint(psp), undefined, "eo-dev");
+    const staging = new StripePsp("sk_test_1", endpoint(psp), undefined, "eo-staging");
+    await dev.charge("pay_same:charge", payment(3000), 5_000);
+    // act
+    const ours = await dev.findCharge("pay_same", 5_000);
+    const theirs = await staging.findCharge("pay_same", 5_000);
+    process.env.EO_TEST_UNSAFE_ANY_DEPLOYMENT = "1";
+    const unfiltered = await staging.findCharge("pay_same", 5_000);
+    // assess: with the filter off (guard off), staging takes dev's charge for its own payment, which nobody charged
+    expect(ours.kind).toBe("done");
+    expect(theirs).toEqual({ kind: "not-found" });
+    expect(unfiltered.kind).toBe("done");
+  });
+
+  it("refunds under the deployment's key prefix, with its name in the refund's metadata", async () => {
+    // prepare
+    psp = await startFakePsp({ webhookSecret: "whsec_test", dialect: "stripe" });
+    const dev = new StripePsp("sk_test_1", endpoint(psp), undefined, "eo-dev");
+    const charged = await dev.charge("pay_same:charge", payment(3000), 5_000);
+    const intent = charged.kind === "done" ? charged.id : "";
+    // act
+    const refunded = await dev.refund(
+      "pay_same:cancel:refund",
+      intent,
+      "pay_same",
+      5_000,
+      "live",
+      PSP_BODY_VERSION,
+    );
+    const v1 = await dev.charge("pay_old:charge", { ...chargeOf("pay_old"), bodyVersion: 1 }, 5_000);
+    await dev.refund("pay_old:cancel:refund", v1.kind === "done" ? v1.id : "", "pay_old", 5_000, "live", 1);
+    // assess
+    const refundId = refunded.kind === "done" ? refunded.id : "";
+    const read = await fetch(`http://127.0.0.1:${psp.port}/v1/refunds/${refundId}`, {
+      headers: { authorization: "Bearer sk_test_1" },
+    }).then((r) => r.json() as Promise<{ metadata: Record<string, string> }>);
+    expect(refunded.kind).toBe("done");
+    expect(psp.refunds().map((r) => r.idempotency_key)).toEqual([
+      "eo-dev/pay_same:cancel:refund",
+      "pay_old:cancel:refund",
+    ]);
+    expect(read.metadata).toEqual({ payment_id: "pay_same", deployment: "eo-dev" });
   });
 
   it("keeps a version-1 payment's unprefixed key and body after the upgrade", async () => {

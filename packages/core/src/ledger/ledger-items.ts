@@ -17,6 +17,11 @@ export interface PaymentRow {
   email?: string;
   state: PaymentState;
   psp_charge?: string;
+  /**
+   * The PSP's object of a charge it accepted but had not finished (Stripe: a PaymentIntent `processing`): the resolver
+   * reads it by this id, since a replayed POST answers the body saved at creation.
+   */
+  psp_charge_open?: string;
   psp_refund?: string;
   decline_code?: string;
   /** The refund attempt in flight or last made: 1 for `{payment_id}:cancel:refund`, n for `…:refund:n`. */

@@ -16,6 +16,7 @@ export interface Move {
     Pick<
       PaymentRow,
       | "psp_charge"
+      | "psp_charge_open"
       | "psp_refund"
       | "decline_code"
       | "refund_attempt"

@@ -55,7 +55,14 @@ function liveRefund(deps: PaymentDeps, row: PaymentRow): Promise<PspReply> {
     (t) =>
       read
         ? deps.psp.readRefund(read, t, "live", charge)
-        : deps.psp.refund(refundKeyOf(row.payment_id, row.refund_attempt), charge, row.payment_id, t, "live"),
+        : deps.psp.refund(
+            refundKeyOf(row.payment_id, row.refund_attempt),
+            charge,
+            row.payment_id,
+            t,
+            "live",
+            row.body_version,
+          ),
   );
 }
 

@@ -133,3 +133,10 @@ export const unsafeWideLookupWindow = (): boolean => process.env.EO_TEST_UNSAFE_
  * the buyer is never told.
  */
 export const unsafeNoRefundTakeBack = (): boolean => process.env.EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK === "1";
+
+/**
+ * EO_TEST_UNSAFE_REPLAY_OPEN_CHARGE=1 settles a charge the PSP accepted but had not finished (Stripe: `processing`)
+ * by replaying its POST, as before issue 39: the replay answers the body saved at creation, so the payment stays
+ * UNKNOWN (PROCESSING to the buyer) after the PSP has charged it, until the key is forgotten.
+ */
+export const unsafeReplayOpenCharge = (): boolean => process.env.EO_TEST_UNSAFE_REPLAY_OPEN_CHARGE === "1";

@@ -7,6 +7,7 @@ import type { PaymentDeps } from "./payment-deps";
 import {
   unsafeDefiniteRefusalWaits,
   unsafeNotFoundIsDecline,
+  unsafeReplayOpenCharge,
   unsafeWideLookupWindow,
 } from "./payment-test-switches";
 import { pastPspKeyWindow } from "./psp-key-window";
@@ -32,6 +33,9 @@ export async function replayCharge(
   untilMs: number,
   call: ReplayCall = { origin: "live" },
 ): Promise<PspReply> {
+  // Accepted and not final (Stripe: `processing`): read by its id, consistent, whatever the key window says.
+  if (row.psp_charge_open && !unsafeReplayOpenCharge())
+    return readOpen(deps, row.psp_charge_open, untilMs, call);
   if (call.lookupOnly || pastPspKeyWindow(deps, row.created_at)) return lookUp(deps, row, untilMs, call);
   const { amount, currency, payment_method } = row;
   // The body the payment was first sent with: a replay under its key must be the same request (absent: version 1).
@@ -54,8 +58,21 @@ export async function replayCharge(
     budgetedOf(deps, "POST /v1/charges", call, sendUntil),
     (t) => deps.psp.charge(key, params, t, call.origin),
   );
+  // A replay answers the body saved at creation: a charge it says is still on its way is read by its id at once.
+  if (reply.kind === "unknown" && reply.id && call.origin === "resolver" && !unsafeReplayOpenCharge())
+    return readOpen(deps, reply.id, untilMs, call);
   if (reply.kind !== "saved-error") return reply;
   return lookUp(deps, row, untilMs, call, reply);
+}
+
+// One read by id, in its own slot of the reads' budget.
+function readOpen(deps: PaymentDeps, id: string, untilMs: number, call: ReplayCall): Promise<PspReply> {
+  return withinBudget(
+    deps.pspBudget,
+    deps.clock,
+    budgetedOf(deps, "GET /v1/charges", { ...call, slot: undefined }, untilMs),
+    (t) => deps.psp.readCharge(id, t, call.origin),
+  );
 }
 
 /** How replayCharge runs: who calls, a slot reserved earlier, lookup only, and whether the send is recorded. */

@@ -34,7 +34,7 @@ export async function replayRefund(
   if (pastPspKeyWindow(deps, row.refund_started_at ?? row.updated_at)) return lookup();
   const key = refundKeyOf(row.payment_id, row.refund_attempt);
   const reply = await budgeted("POST /v1/refunds", (t) =>
-    deps.psp.refund(key, charge, row.payment_id, t, origin),
+    deps.psp.refund(key, charge, row.payment_id, t, origin, row.body_version),
   );
   return reply.kind === "saved-error" ? lookup() : reply;
 }

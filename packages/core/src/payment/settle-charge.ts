@@ -33,11 +33,16 @@ export async function settleCharge(
             now,
             expected,
           })
-        : deps.ledger.move({ paymentId, to: "UNKNOWN", now, expected });
+        : deps.ledger.move({ paymentId, to: "UNKNOWN", set: openOf(reply), now, expected });
   const result = await move;
   const row = result.row ?? (await deps.ledger.getPayment(paymentId));
   if (!row) throw new Error(`payment ${paymentId} vanished from the ledger`);
   return row;
+}
+
+// A charge the PSP accepted and is still finishing keeps its id on the row, to be read by it (replayCharge).
+function openOf(reply: PspReply): Move["set"] {
+  return reply.kind === "unknown" && reply.id ? { psp_charge_open: reply.id } : undefined;
 }
 
 // A lookup that finds the charge refunded settles the payment to REFUNDED in one move, the sale and its refund

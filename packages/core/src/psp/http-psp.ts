@@ -59,6 +59,22 @@ export class HttpPsp implements PspPort {
     return { kind: "not-found" };
   }
 
+  // The generic PSP answers a charge final at once; a read by id is there for the port (a charge it had not finished).
+  async readCharge(id: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
+    const url = `${this.baseUrl}/v1/charges/${encodeURIComponent(id)}`;
+    const res = await this.call(url, { headers: this.headers(origin) }, timeoutMs);
+    if (res.kind === "unknown") return res;
+    if (res.status === 429) return { kind: "rate-limited", retryAfterMs: res.retryAfterMs, by: "psp" };
+    if (res.status === 404) return { kind: "not-found" };
+    if (res.status !== 200) return { kind: "unknown", reason: `read of ${id} answered ${res.status}` };
+    const c = res.body as Listed;
+    if (c.status === "succeeded")
+      return { kind: "done", id: c.id, ...(c.refunded === true ? { refunded: true as const } : {}) };
+    if (c.status === "failed")
+      return { kind: "declined", declineCode: c.decline_code ?? "card_declined", id: c.id };
+    return { kind: "unknown", reason: `the charge ${id} is ${c.status}`, id: c.id };
+  }
+
   async findRefund(charge: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
     const listed = await this.listAll(`/v1/refunds?charge=${encodeURIComponent(charge)}`, timeoutMs, origin);
     if (!Array.isArray(listed)) return listed;

@@ -10,8 +10,12 @@ export type PspReply =
    * `code` is the PSP's error code (`idempotency_error` for a key sent with another body: never definite).
    */
   | { kind: "saved-error"; status: number; definite?: true; code?: string }
-  /** No answer, a timeout, a fresh 5xx: the outcome is unknown, never "failed". */
-  | { kind: "unknown"; reason: string }
+  /**
+   * No answer, a timeout, a fresh 5xx: the outcome is unknown, never "failed". `id`: the PSP's object of a charge it
+   * accepted and is still finishing (Stripe: a PaymentIntent `processing`), read again by that id, since a replayed
+   * POST answers the body the PSP saved at creation for as long as it keeps the key.
+   */
+  | { kind: "unknown"; reason: string; id?: string }
   /**
    * Not run: the PSP answered 429 (Stripe saves no result for it), or our own PSP budget had no slot in time.
    * Nothing was charged or refunded; the same key may be sent again after `retryAfterMs`.
@@ -61,13 +65,17 @@ export type PspOrigin = "live" | "resolver";
 /** The card processor, always called with a derived idempotency key. */
 export interface PspPort {
   charge(key: string, params: ChargeParams, timeoutMs: number, origin?: PspOrigin): Promise<PspReply>;
+  /** `bodyVersion`: the payment's stamped body version (absent: 1), as for its charge. */
   refund(
     key: string,
     charge: string,
     reference: string,
     timeoutMs: number,
     origin?: PspOrigin,
+    bodyVersion?: number,
   ): Promise<PspReply>;
+  /** Reads a charge the PSP accepted but had not finished by its id (consistent), as it is now. */
+  readCharge(id: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply>;
   /**
    * Looks a charge up by our reference, every page of it, for a saved error or a forgotten key. `lookup` says when
    * the charge can have been sent (our clock), for a PSP whose consistent lookup lists by creation time (Stripe),

@@ -18,3 +18,9 @@ export const unsafeNewestPspBody = (): boolean => process.env.EO_TEST_UNSAFE_NEW
  */
 export const unsafePendingRefundIsDone = (): boolean =>
   process.env.EO_TEST_UNSAFE_PENDING_REFUND_IS_DONE === "1";
+
+/**
+ * EO_TEST_UNSAFE_ANY_DEPLOYMENT=1 takes any object found by our reference as ours, whichever deployment named it, as
+ * before issue 39: a stage sharing the account with another settles its payment with the other stage's charge.
+ */
+export const unsafeAnyDeployment = (): boolean => process.env.EO_TEST_UNSAFE_ANY_DEPLOYMENT === "1";

@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import { type ChargeParams, PSP_BODY_VERSION } from "./psp-port";
-import { unsafeNewestPspBody } from "./psp-test-switches";
+import { unsafeAnyDeployment, unsafeNewestPspBody } from "./psp-test-switches";
 
 /** The body version a payment's requests are built at: the one stamped on it (absent: 1). */
 export function bodyVersionOf(stamped: number | undefined): number {
@@ -29,6 +29,30 @@ export function metadataOf(
   return deployment && bodyVersionOf(stamped) >= 2
     ? { payment_id: reference, deployment }
     : { payment_id: reference };
+}
+
+/**
+ * Whether a Stripe object found by our reference is this deployment's: two stages on one account derive the same
+ * payment ids, so an object another deployment named is never ours; one that names none is (made before the
+ * deployment's name was sent, at body version 1).
+ */
+export function isOurs(
+  metadata: Record<string, string> | null | undefined,
+  reference: string,
+  deployment: string | undefined,
+): boolean {
+  if (metadata?.payment_id !== reference) return false;
+  return unsafeAnyDeployment() || metadata.deployment === undefined || metadata.deployment === deployment;
+}
+
+/** The refund body of a payment at its stamped body version: our reference, and from version 2 the deployment. */
+export function refundBodyOf(
+  paymentIntent: string,
+  reference: string,
+  stamped: number | undefined,
+  deployment: string | undefined,
+): Stripe.RefundCreateParams {
+  return { payment_intent: paymentIntent, metadata: metadataOf(reference, stamped, deployment) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type Stripe from "stripe";
 import type { Clock } from "../clock/clock";
 import type { AttemptWindow, LookupCursor, LookupRequest, PspGate, PspOrigin, PspReply } from "./psp-port";
+import { isOurs } from "./stripe-bodies";
 import { requestOptions, timed } from "./stripe-client";
 import { lookupErrorReply } from "./stripe-replies";
 
@@ -14,6 +15,8 @@ export interface LookupCall {
   untilMs: number;
   /** Passed before each request (its own PSP budget slot); absent, requests go at once. */
   gate?: PspGate;
+  /** The deployment's name (DEPLOYMENT_NAME): an object another deployment made is never ours (isOurs). */
+  deployment?: string;
 }
 
 /**
@@ -69,7 +72,7 @@ export async function listWindows(
       );
       pages += 1;
       if ("reply" in page) return stop(page.reply);
-      matched.push(...page.value.data.filter((pi) => pi.metadata?.payment_id === reference));
+      matched.push(...page.value.data.filter((pi) => isOurs(pi.metadata, reference, call.deployment)));
       const last = page.value.data[page.value.data.length - 1];
       if (matched.some((pi) => pi.status === "succeeded")) break;
       if (!page.value.has_more || !last) break;

@@ -1,6 +1,7 @@
 import type Stripe from "stripe";
 import type { AttemptWindow, ChargeLookup, PspReply } from "./psp-port";
 import { unsafeStripeSearchOnly } from "./psp-test-switches";
+import { isOurs } from "./stripe-bodies";
 import { everyPage, gated, type Listed, type LookupCall, listWindows } from "./stripe-list-windows";
 import { intentReply, refundReply } from "./stripe-replies";
 
@@ -74,7 +75,7 @@ async function searchByReference(call: LookupCall, reference: string): Promise<L
     share,
   );
   if ("reply" in res) return res;
-  return { items: res.value.data.filter((pi) => pi.metadata?.payment_id === reference) };
+  return { items: res.value.data.filter((pi) => isOurs(pi.metadata, reference, call.deployment)) };
 }
 
 // A succeeded intent wins over a failed one; one still on its way is unknown (it may yet charge); a decline
@@ -89,9 +90,13 @@ async function judge(call: LookupCall, intents: Stripe.PaymentIntent[]): Promise
   );
 }
 
+/**
+ * Reads a PaymentIntent by its id (consistent; a search hit or a replayed POST may be stale) with its latest charge,
+ * whose `refunded` says whether the payment has been refunded since.
+ */
 // Read by id, which is consistent (a search hit may be stale), with its latest charge, whose `refunded` says
 // whether the payment has been refunded since (at Stripe directly, or by another attempt).
-async function retrieveFresh(call: LookupCall, id: string): Promise<PspReply> {
+export async function retrieveFresh(call: LookupCall, id: string): Promise<PspReply> {
   const res = await gated(call, "retrieve", (o) =>
     call.stripe.paymentIntents.retrieve(id, { expand: ["latest_charge"] }, o),
   );

@@ -1,9 +1,9 @@
 import type Stripe from "stripe";
 import { type Clock, clock as sharedClock } from "../clock/clock";
 import type { ChargeLookup, ChargeParams, PspOrigin, PspPort, PspReply } from "./psp-port";
-import { createBodyOf, stripeKeyOf } from "./stripe-bodies";
+import { createBodyOf, refundBodyOf, stripeKeyOf } from "./stripe-bodies";
 import { createStripeClient, requestOptions, type StripeEndpoint, timed } from "./stripe-client";
-import { findChargeByReference, findRefundOf, type LookupCall } from "./stripe-lookup";
+import { findChargeByReference, findRefundOf, type LookupCall, retrieveFresh } from "./stripe-lookup";
 import { readRefundById } from "./stripe-refund-read";
 import { chargeErrorReply, intentReply, refundErrorReply, refundReply } from "./stripe-replies";
 
@@ -45,24 +45,34 @@ export class StripePsp implements PspPort {
     }
   }
 
-  /** Refunds the PaymentIntent `charge` (the id a charge answered) under the derived refund key. */
+  /**
+   * Refunds the PaymentIntent `charge` (the id a charge answered) under the derived refund key, with the body (and
+   * key prefix) of the payment's stamped version, as its charge.
+   */
   async refund(
     key: string,
     charge: string,
     reference: string,
     timeoutMs: number,
     origin?: PspOrigin,
+    bodyVersion?: number,
   ): Promise<PspReply> {
     const { stripe, apiKey } = this.use();
-    const create: Stripe.RefundCreateParams = { payment_intent: charge, metadata: { payment_id: reference } };
+    const create = refundBodyOf(charge, reference, bodyVersion, this.deployment);
+    const sent = stripeKeyOf(key, bodyVersion, this.deployment);
     try {
       const res = await timed(timeoutMs, (t) =>
-        stripe.refunds.create(create, requestOptions(apiKey, t, origin, key)),
+        stripe.refunds.create(create, requestOptions(apiKey, t, origin, sent)),
       );
       return res.kind === "unknown" ? res : refundReply(res.value);
     } catch (err) {
-      return refundErrorReply(err, key);
+      return refundErrorReply(err, sent);
     }
+  }
+
+  /** Reads the PaymentIntent `id` (consistent) with its latest charge, for an intent Stripe had not finished. */
+  readCharge(id: string, timeoutMs: number, origin?: PspOrigin): Promise<PspReply> {
+    return retrieveFresh(this.lookupCall(timeoutMs, origin), id);
   }
 
   /**
@@ -95,7 +105,8 @@ export class StripePsp implements PspPort {
 
   private lookupCall(timeoutMs: number, origin?: PspOrigin): LookupCall {
     const { stripe, apiKey } = this.use();
-    return { stripe, apiKey, origin, clock: this.clock, untilMs: Date.now() + timeoutMs };
+    const untilMs = Date.now() + timeoutMs;
+    return { stripe, apiKey, origin, clock: this.clock, untilMs, deployment: this.deployment };
   }
 
   // The client is made on first use with the key then read; a key read on use is also named on every request,

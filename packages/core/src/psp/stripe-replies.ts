@@ -126,7 +126,8 @@ export function intentReply(pi: Stripe.PaymentIntent): PspReply {
   if (pi.status === "canceled") {
     return { kind: "declined", declineCode: pi.cancellation_reason ?? "canceled", id: pi.id };
   }
-  return { kind: "unknown", reason: `the PaymentIntent ${pi.id} is ${pi.status}` };
+  // Still on its way (`processing`): read again by its id, never by a replayed POST (which answers this same body).
+  return { kind: "unknown", reason: `the PaymentIntent ${pi.id} is ${pi.status}`, id: pi.id };
 }
 
 /**
