@@ -19,6 +19,13 @@ afterEach(async () => {
   await primary().local("POST", "/replication", { paused: false });
   await stack().replicator?.awaitIdle(20_000);
   await makeActive(stack(), "primary");
+  // A pass stopped at a fenced write leaves its rows unsettled; settle them now, or the next test's pass comes to
+  // them first (the index lists the oldest first).
+  for (let pass = 0; pass < 3; pass++) {
+    await primary().local("POST", "/clock", { advance_s: 30 });
+    const { backlog } = (await primary().local("POST", "/run/resolver")).body.result as { backlog: number };
+    if (backlog === 0) break;
+  }
 });
 
 /**
@@ -86,6 +93,6 @@ describe("a failover in the middle of a resolver pass", () => {
     // assess
     expect([201, 202], JSON.stringify(repaid?.body)).toContain(repaid?.status);
     expect(report?.stoppedPassive).toBeUndefined();
-    expect(charges).toHaveLength(2);
+    expect(charges, JSON.stringify({ report, repaid: repaid?.body })).toHaveLength(2);
   }, 120_000);
 });

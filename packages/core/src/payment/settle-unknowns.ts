@@ -3,6 +3,7 @@ import type { PaymentRow } from "../ledger/ledger-items";
 import type { PspReply } from "../psp/psp-port";
 import { countSignal } from "../signals/signal-sink";
 import type { PaymentDeps } from "./payment-deps";
+import { findRefusal } from "./payment-errors";
 import type { PaymentState } from "./payment-state";
 import {
   unsafeNoResolverIsolation,
@@ -156,6 +157,9 @@ async function isolated(
   try {
     return await step();
   } catch (err) {
+    // A write fenced because the authority moved in the middle of the step is not this row's fault: the pass
+    // stops as passive (the new active Region resolves the row), and no failure is counted on it.
+    if (findRefusal(err)?.kind === "region-passive" && !unsafeNoResolverRecheck()) return "passive";
     if (unsafeNoResolverIsolation()) throw err;
     const error = (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 500);
     const retryAt = deps.clock.now() + failureBackoffMs(listed.resolver_failures ?? 0);
