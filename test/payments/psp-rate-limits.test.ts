@@ -84,13 +84,24 @@ describe("the PSP's rate limit on the live path", () => {
     // act: one tap each, no retry yet
     await tapAndRetry(all, false);
     // assess: the refused ones ran nothing and wrote nothing
-    const refused = all.filter((b) => b.answers[0]?.status === 503);
+    const problem = (b: Buyer) => String(b.answers[0]?.body.type ?? "");
+    const refused = all.filter(
+      (b) => b.answers[0]?.status === 503 && problem(b).endsWith("/psp-unavailable"),
+    );
     // A charge sent within the budget but slower than the deadline (a loaded machine) is a 202 PROCESSING: allowed,
-    // and still charged at most once.
+    // and still charged at most once. A tap that reached the handler after its deadline is a 503 deadline-passed:
+    // allowed too, and it wrote nothing.
     const slow = all.filter((b) => b.answers[0]?.status === 202 && b.answers[0]?.body.state === "PROCESSING");
-    const odd = all.filter((b) => ![201, 503].includes(b.answers[0]?.status ?? 0) && !slow.includes(b));
+    const late = all.filter((b) => b.answers[0]?.status === 503 && problem(b).endsWith("/deadline-passed"));
+    const odd = all.filter(
+      (b) => b.answers[0]?.status !== 201 && !refused.includes(b) && !slow.includes(b) && !late.includes(b),
+    );
     expect(odd.map((b) => JSON.stringify(b.answers[0]?.body))).toEqual([]);
     for (const b of slow) expect(chargesOf(paymentIdOf(b.caller, b.key)).length).toBeLessThanOrEqual(1);
+    for (const b of late) {
+      expect(await tablesOf(stack()).payment(paymentIdOf(b.caller, b.key))).toBeUndefined();
+      expect(chargesOf(paymentIdOf(b.caller, b.key))).toEqual([]);
+    }
     expect(refused.length).toBeGreaterThan(0);
     for (const b of refused) {
       const paymentId = paymentIdOf(b.caller, b.key);
