@@ -7,9 +7,10 @@
  * still arriving is named, with how to finish); 1 refused or unsafe (a failed pre-check changes nothing); 2 usage.
  */
 import { parseArgs } from "node:util";
-import { actWindowMs, loadTunables, type RegionRole } from "@eo/core";
+import { loadTunables, type RegionRole } from "@eo/core";
 import { awsSides, type FailoverSides, Progress, runFailover } from "@eo/core/failover";
-import { LOCAL_FAILOVER_SETTINGS, localSides } from "../packages/local/src/region/local-sides";
+import { localSides } from "../packages/local/src/region/local-sides";
+import { deployedActWindow } from "./lib/failover/deployed-act-window";
 import { localTargetsOf } from "./lib/failover/local-targets";
 import { targetAuthority } from "./lib/target/authority";
 import { dynamoIn } from "./lib/target/clients";
@@ -95,6 +96,8 @@ async function main(): Promise<number> {
   p.say(
     `failover to ${args.to}${args["dry-run"] ? " (dry run)" : ""}${args.force ? " (forced)" : ""}, ${target.where}`,
   );
+  const actWindow = deployedActWindow(target);
+  if (actWindow.note) p.say(`note: ${actWindow.note}`);
   const outcome = await runFailover(
     p,
     sides,
@@ -102,10 +105,8 @@ async function main(): Promise<number> {
     {
       canaryTimeoutMs: 20_000,
       drainFloorMs: 2_000,
-      // The deployment's tunables as its functions read them (the same variables and defaults).
-      actWindowMs: target.local
-        ? LOCAL_FAILOVER_SETTINGS.actWindowMs
-        : actWindowMs(loadTunables(process.env)),
+      // The stage's own act window (its outputs name its longest acting timeout), not this shell's defaults.
+      actWindowMs: actWindow.ms,
       clockMarginMs: loadTunables(process.env).clockMarginMs,
       leaseWaitMs: 30_000,
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),

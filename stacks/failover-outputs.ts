@@ -1,3 +1,4 @@
+import { longestActingTimeoutS } from "./act-window";
 import type { InfraConfig, RegionRole } from "./config";
 import { authorityOutput, type ControlAuthority, type ControlRef } from "./control-authority";
 import type { RegionFunctions } from "./functions";
@@ -46,6 +47,9 @@ export function tunableEnvironment(config: InfraConfig): Record<string, string> 
     PSP_RATE_PER_S: String(t.pspRatePerS),
     PSP_ENDPOINT_RATE_PER_S: String(t.pspEndpointRatePerS),
     RESOLVER_RATE_PER_S: String(t.resolverRatePerS),
+    // The act window's longest timeout, from the deployed handlers (Sweeps' 120 s today), not the tunables' 30 s
+    // default: the failover waits out this much after the fence before the new Region acts.
+    FUNCTION_TIMEOUT_MS: String(longestActingTimeoutS() * 1000),
     // The PSP's dialect: a script that calls or lists the PSP speaks the stage's (its secrets are named after it).
     PSP: config.psp,
   };

@@ -1,3 +1,4 @@
+import { tunableEnvironment } from "./failover-outputs";
 import { type Access, type HandlerSpec, handlers, type TableAccess } from "./handlers";
 import type { RegionContext } from "./region-context";
 import type { PspSecrets } from "./secrets";
@@ -78,12 +79,8 @@ function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<stri
     // The other Region's events queue: where a passive Region's worker hands over the events it receives.
     PEER_EVENTS_QUEUE_URL: peerQueues.events.url,
     CLAIM_MODE: config.claimMode,
-    DEADLINE_MS: String(config.tunables.deadlineMs),
-    KEY_WINDOW_S: String(config.tunables.keyWindowS),
-    PSP_RATE_PER_S: String(config.tunables.pspRatePerS),
-    PSP_ENDPOINT_RATE_PER_S: String(config.tunables.pspEndpointRatePerS),
-    RESOLVER_RATE_PER_S: String(config.tunables.resolverRatePerS),
-    PSP: config.psp,
+    // The tunables (and the act window's longest timeout) exactly as the operator scripts read them from the outputs.
+    ...tunableEnvironment(config),
     // Names this stage's objects on a Stripe account that other stages may share (metadata, keys, lookups, events).
     DEPLOYMENT_NAME: `${$app.name}-${$app.stage}`,
     // A Stripe stage talks to Stripe's API (the handlers' default for PSP=stripe); a generic one to its secret URL.

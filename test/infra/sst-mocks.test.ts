@@ -446,6 +446,15 @@ const mutations: Mutation[] = [
     expectViolation: /failover\.tunables\.RESOLVER_RATE_PER_S is 50, the primary resolver's is 10/,
   },
   {
+    what: "an acting function's timeout raised past the act window the failover waits out",
+    invariant: operatorOutputs,
+    on: SINGLE,
+    breakIt: (c) => {
+      fn(c, "PrimarySweeps").inputs.timeout = 600;
+    },
+    expectViolation: /FUNCTION_TIMEOUT_MS is 120000, shorter than the primary Sweeps's 600 s timeout/,
+  },
+  {
     what: "a payments route without the JWT authorizer",
     invariant: apiRoutes,
     on: HOME,

@@ -107,3 +107,23 @@ describe("the window between a read of the authority and a write", () => {
     expect(charges).toHaveLength(2);
   }, 120_000);
 });
+
+describe("the authority's side of the clock", () => {
+  it("is read from DynamoDB's reply Date, which the failover stamps active_from on", async () => {
+    // prepare
+    const sides = localSides({
+      dynamodb: stack().emulators.endpoints.dynamodb,
+      apis: { primary: new URL(stack().apiUrl).origin, standby: new URL(stack().standbyUrl ?? "").origin },
+      regions: {
+        primary: stack().emulators.regions.primary.region,
+        standby: stack().emulators.regions.standby.region,
+      },
+    });
+    // act
+    const reading = await sides.authority.clock?.();
+    // assess: one machine, one clock: the reply's second holds the moment it was sent
+    expect(reading).toBeDefined();
+    expect(reading?.serverDateMs).toBeGreaterThan((reading?.sentMs ?? 0) - 1_000);
+    expect(reading?.serverDateMs).toBeLessThanOrEqual(reading?.receivedMs ?? 0);
+  });
+});

@@ -1,10 +1,14 @@
 import { type FailoverSides, observe, Progress, plannedSwitch, type RegionSide } from "@eo/core/failover";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { RegionControl } from "../../packages/core/src";
+import { clockSkewBounds, stampNowMs } from "../../packages/core/src/region/failover/authority-clock";
 
 // How long the planned switch lets the new Region wait, from the numbers it reads (no AWS, no emulators: the sides
 // are in memory; the arithmetic is what an on-call engineer relies on).
-function sides(cloudwatchMs: number | undefined): { sides: FailoverSides; written: RegionControl[] } {
+function sides(
+  cloudwatchMs: number | undefined,
+  authorityAheadMs?: number,
+): { sides: FailoverSides; written: RegionControl[] } {
   let record: RegionControl | undefined = { active: "primary", epoch: 1, updated_at: 0, reason: "initial" };
   const written: RegionControl[] = [];
   const canaries = new Set<string>();
@@ -37,6 +41,16 @@ function sides(cloudwatchMs: number | undefined): { sides: FailoverSides; writte
           written.push(next);
           return true;
         },
+        // The authority's reply `Date` (whole seconds, as HTTP prints it) on a clock `authorityAheadMs` ahead.
+        ...(authorityAheadMs === undefined
+          ? {}
+          : {
+              clock: async () => {
+                const sentMs = Date.now();
+                const serverDateMs = Math.floor((sentMs + authorityAheadMs) / 1000) * 1000;
+                return { serverDateMs, sentMs, receivedMs: Date.now() };
+              },
+            }),
       },
     },
   };
@@ -68,5 +82,45 @@ describe("a planned failover's wait before the new Region acts", () => {
     await plannedSwitch(new Progress(() => undefined), s, await observe(s), "primary", numbers, settings);
     expect((written[0]?.active_from ?? 0) - t0).toBeGreaterThanOrEqual(20_000);
     expect(numbers.replication_latency_max_ms).toBe(2_000);
+  });
+});
+
+describe("the operator's laptop clock running 28 s slow", () => {
+  afterEach(() => {
+    delete process.env.EO_TEST_UNSAFE_OPERATOR_CLOCK_STAMP;
+  });
+  const aheadMs = 28_000;
+
+  it("stamps active_from on the authority's side of the clock: the Regions still wait the whole act window", async () => {
+    // prepare: the authority (and the Regions, on the same synchronised time) are 28 s ahead of this machine
+    const { sides: s, written } = sides(undefined, aheadMs);
+    const said: string[] = [];
+    // act
+    await plannedSwitch(new Progress((l) => said.push(l)), s, await observe(s), "primary", {}, settings);
+    // assess: measured on the Regions' clock, the new Region acts no sooner than the act window after the fence
+    const regionsNowAtFence = Date.now() + aheadMs;
+    expect((written[0]?.active_from ?? 0) - regionsNowAtFence).toBeGreaterThanOrEqual(3_000 - 100);
+    expect(said.join("\n")).toMatch(/clock is at least \d+ ms behind the authority's/);
+  });
+
+  it("without it (guard off) the window collapses: the new Region may act while the old one still does", async () => {
+    // prepare
+    process.env.EO_TEST_UNSAFE_OPERATOR_CLOCK_STAMP = "1";
+    const { sides: s, written } = sides(undefined, aheadMs);
+    // act
+    await plannedSwitch(new Progress(() => undefined), s, await observe(s), "primary", {}, settings);
+    // assess: active_from lies in the Regions' past, so the new Region acts at once
+    expect(written[0]?.active_from ?? 0).toBeLessThan(Date.now() + aheadMs);
+  });
+});
+
+describe("the authority's clock read from one reply", () => {
+  it("bounds the skew by the Date header's second, and leaves a clock that agrees alone", () => {
+    const reading = { serverDateMs: 1_000_000, sentMs: 999_700, receivedMs: 1_000_100 };
+    expect(clockSkewBounds(reading)).toEqual({ lowMs: -100, highMs: 1_300 });
+    expect(stampNowMs(reading, 1_000_200)).toBe(1_000_200);
+    expect(stampNowMs({ serverDateMs: 1_030_000, sentMs: 1_000_000, receivedMs: 1_000_050 }, 1_000_100)).toBe(
+      1_000_100 + 31_000,
+    );
   });
 });

@@ -28,6 +28,7 @@ export function targetAuthority(t: Target): AuthoritySide {
     where: `${kind} table ${a.table} (${a.regions.join(", ")}${a.witness ? `; witness ${a.witness}` : ""})`,
     read: () => first((s) => s.read()),
     write: (next) => first((s) => s.write(next)),
+    clock: () => first((s) => s.clock()),
   };
 }
 

@@ -80,6 +80,8 @@ export const CONTRACT = {
     PSP_RATE_PER_S: "90",
     PSP_ENDPOINT_RATE_PER_S: "22",
     RESOLVER_RATE_PER_S: "10",
+    // The act window's longest acting timeout (Sweeps), from stacks/handlers.ts.
+    FUNCTION_TIMEOUT_MS: "120000",
   },
 } as const;
 

@@ -5,6 +5,8 @@
  */
 import { parseStageOutputs } from "../../../scripts/lib/target/stage-target";
 import type { Target } from "../../../scripts/lib/target/target";
+import { actsOnTheAuthority } from "../../../stacks/act-window";
+import { handlers } from "../../../stacks/handlers";
 import { type OperatorRegionArns, operatorPolicyDocument } from "../../../stacks/operator-grants";
 import type { Json } from "./capture";
 import type { Invariant, View } from "./invariants";
@@ -49,6 +51,24 @@ function targetProblems(v: View, t: Target): string[] {
     for (const [name, value] of Object.entries(t.tunables))
       if (env[name] !== value)
         out.push(`outputs: failover.tunables.${name} is ${value}, the ${role} resolver's is ${env[name]}`);
+    out.push(...actWindowProblems(v, t, role));
+  }
+  return out;
+}
+
+/**
+ * The act window the failover waits out (issue 40, item 6) covers every deployed function that acts on the
+ * authority: its FUNCTION_TIMEOUT_MS is at least each one's timeout as deployed, not the tunables' default.
+ */
+function actWindowProblems(v: View, t: Target, role: Role): string[] {
+  const windowMs = Number(t.tunables.FUNCTION_TIMEOUT_MS);
+  const out: string[] = [];
+  for (const h of handlers.filter(actsOnTheAuthority)) {
+    const timeoutS = Number(v.fn(role, h.id)?.inputs.timeout);
+    if (!(windowMs >= timeoutS * 1000))
+      out.push(
+        `outputs: failover.tunables.FUNCTION_TIMEOUT_MS is ${t.tunables.FUNCTION_TIMEOUT_MS}, shorter than the ${role} ${h.id}'s ${timeoutS} s timeout`,
+      );
   }
   return out;
 }

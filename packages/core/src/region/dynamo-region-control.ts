@@ -31,6 +31,28 @@ export class DynamoRegionControlStore implements RegionControlStore {
     };
   }
 
+  /**
+   * The authority's side of the clock: a strongly consistent read whose reply's `Date` header is kept, with this
+   * machine's time around it (the failover stamps `active_from` on it, not on a laptop's clock alone).
+   */
+  async clock(): Promise<{ serverDateMs: number; sentMs: number; receivedMs: number } | undefined> {
+    const get = new GetCommand({ TableName: this.table, Key: CONTROL_KEY, ConsistentRead: true });
+    let date: string | undefined;
+    get.middlewareStack.add(
+      (next) => async (args) => {
+        const out = await next(args);
+        date = (out.response as { headers?: Record<string, string> }).headers?.date;
+        return out;
+      },
+      { step: "deserialize" },
+    );
+    const sentMs = Date.now();
+    await this.db.send(get);
+    const receivedMs = Date.now();
+    const serverDateMs = date ? Date.parse(date) : Number.NaN;
+    return Number.isFinite(serverDateMs) ? { serverDateMs, sentMs, receivedMs } : undefined;
+  }
+
   async write(next: RegionControl): Promise<boolean> {
     try {
       await this.db.send(

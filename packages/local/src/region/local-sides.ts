@@ -99,6 +99,7 @@ export function localSides(t: LocalTargets): FailoverSides {
       where: `the local authority (table control in ${authorityRegion}, outside both Regions)`,
       read: () => authority.read(),
       write: (next) => authority.write(next),
+      clock: () => authority.clock(),
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { RegionRole } from "../../config/switches";
 import type { RegionControl } from "../region-control";
+import type { ClockReading } from "./authority-clock";
 
 /** The one authority both Regions read: where it is, and its record. */
 export interface AuthoritySide {
@@ -9,6 +10,8 @@ export interface AuthoritySide {
   read(): Promise<RegionControl | undefined>;
   /** Writes `next` if the record's epoch is still below it; false if a newer decision is there. */
   write(next: RegionControl): Promise<boolean>;
+  /** The authority's side of the clock (its reply's `Date`), to stamp `active_from` on; absent where unknown. */
+  clock?(): Promise<ClockReading | undefined>;
 }
 
 /** What the failover script can learn about and do to one Region, locally or in AWS (data-plane calls only). */

@@ -1,5 +1,6 @@
 import type { RegionRole } from "../../config/switches";
 import type { RegionControl } from "../region-control";
+import { fenceNowMs } from "./authority-clock";
 import type { Observed } from "./observe";
 import { measureLag, type Numbers } from "./pre-checks";
 import type { Progress } from "./progress";
@@ -86,11 +87,12 @@ export async function plannedSwitch(
   const cloudwatch = await recentLatency(p, sides[from], sides[to].region);
   numbers.replication_latency_max_ms = cloudwatch;
   const waitMs = actAfterMs(d, Math.max(lag, cloudwatch ?? 0));
+  const now = await fenceNowMs(p, sides.authority, d.clockMarginMs ?? 250);
   const next = nextControl(
     obs,
     to,
     `planned failover to ${to} at ${new Date().toISOString()}`,
-    Date.now() + waitMs,
+    now + waitMs,
     from,
   );
   const fenced = await fenceThroughAuthority(p, sides, next, from, waitMs);
@@ -131,12 +133,8 @@ export async function forcedSwitch(
 ): Promise<Switched | undefined> {
   const to: RegionRole = from === "primary" ? "standby" : "primary";
   const waitMs = actAfterMs(d, 0);
-  const next = nextControl(
-    obs,
-    to,
-    `forced failover to ${to} at ${new Date().toISOString()}`,
-    Date.now() + waitMs,
-  );
+  const now = await fenceNowMs(p, sides.authority, d.clockMarginMs ?? 250);
+  const next = nextControl(obs, to, `forced failover to ${to} at ${new Date().toISOString()}`, now + waitMs);
   if (!(await fenceThroughAuthority(p, sides, next, from, waitMs))) return undefined;
   await p.step(`wait out the act window (${waitMs} ms) before ${to} acts`, async () => {
     await untilActive(next, d);
