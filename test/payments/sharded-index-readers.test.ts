@@ -197,6 +197,47 @@ describe("the outbox sweep's read (listOlderThan) and the failover's counts, ove
   });
 });
 
+describe("a sweep that outlives a fence", () => {
+  afterEach(() => {
+    delete process.env.EO_TEST_UNSAFE_SWEEPS_ONE_CHECK;
+  });
+
+  /** Six left-behind events; the authority names the other Region from the moment the third is re-sent. */
+  async function sweepFencedMidPass() {
+    const table = await privateLedger();
+    let t = 4_000_000;
+    for (const id of idsIn(undefined, 6))
+      await db().send(new PutCommand(outboxAgain(table, rowOf(id, t), t++, "SUCCEEDED")));
+    const publish = vi.spyOn(SqsEventPublisher.prototype, "publish");
+    const deps = { ...relayDeps(), outbox: new DynamoOutboxStore(db(), table) };
+    const stillActive = async () => publish.mock.calls.length < 3;
+    const report = await sweepOutbox(deps, {
+      olderThanMs: -(t + 1) + deps.clock.now(),
+      limit: 10,
+      stillActive,
+    });
+    return { report, sent: publish.mock.calls.length };
+  }
+
+  it("re-checks the authority before each item and leaves the rest to the new Region", async () => {
+    // act
+    const { report, sent } = await sweepFencedMidPass();
+    // assess
+    expect(sent).toBe(3);
+    expect(report).toMatchObject({ examined: 6, resent: 3, stopped: "passive" });
+  });
+
+  it("on its one check at the start (guard off), it re-sends all six after the fence: a fenced Region acting", async () => {
+    // prepare
+    process.env.EO_TEST_UNSAFE_SWEEPS_ONE_CHECK = "1";
+    // act
+    const { report, sent } = await sweepFencedMidPass();
+    // assess
+    expect(sent).toBe(6);
+    expect(report.stopped).toBeUndefined();
+  });
+});
+
 const noOps = {
   health: async () => ({ ok: true, detail: "" }),
   runJob: async () => ({}),

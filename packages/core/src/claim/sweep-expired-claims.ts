@@ -1,5 +1,6 @@
 import { DeleteCommand, type DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { Clock } from "../clock/clock";
+import { unsafeSweepsOneCheck } from "../region/act-window";
 import { claimSwitches } from "./test-switches";
 
 /** What a pass over the claim table did. */
@@ -9,6 +10,8 @@ export interface ClaimSweepReport {
   deleted: number;
   /** Items renewed (or written by another Region) between the scan and the delete: left alone. */
   kept: number;
+  /** Set when a re-check found the Region passive mid-pass (see `SweepOptions.stillActive`). */
+  stopped?: "passive";
 }
 
 /** Where the sweep runs: the claim table, and the clock that decides expiry. */
@@ -22,7 +25,11 @@ export interface ClaimSweepDeps {
  * Deletes claim-table items whose `expiration` has passed on our clock, for the multi-Region strongly
  * consistent table, which has no TTL. Cleanup only: every reader already treats them as absent.
  */
-export async function sweepExpiredClaims(deps: ClaimSweepDeps, limit = 1_000): Promise<ClaimSweepReport> {
+export async function sweepExpiredClaims(
+  deps: ClaimSweepDeps,
+  limit = 1_000,
+  stillActive?: () => Promise<boolean>,
+): Promise<ClaimSweepReport> {
   const nowS = Math.floor(deps.clock.now() / 1000);
   const report: ClaimSweepReport = { examined: 0, deleted: 0, kept: 0 };
   let start: Record<string, unknown> | undefined;
@@ -37,6 +44,11 @@ export async function sweepExpiredClaims(deps: ClaimSweepDeps, limit = 1_000): P
       }),
     );
     for (const item of (page.Items ?? []).slice(0, limit - report.examined)) {
+      // A delete in a fenced Region is a claim write on a stale read: re-checked per item (issue 40, item 6).
+      if (stillActive && !unsafeSweepsOneCheck() && !(await stillActive())) {
+        report.stopped = "passive";
+        return report;
+      }
       report.examined += 1;
       if (await deleteIfExpired(deps, String(item.id), nowS)) report.deleted += 1;
       else report.kept += 1;

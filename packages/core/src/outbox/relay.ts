@@ -2,6 +2,7 @@ import type { Clock } from "../clock/clock";
 import { crashPoint } from "../faults/crash-point";
 import { crashIfArmed } from "../inbox/injected-crash";
 import type { OutboxItem } from "../ledger/ledger-items";
+import { unsafeSweepsOneCheck } from "../region/act-window";
 import type { EventPublisher } from "./event-publisher";
 import type { OutboxStore } from "./outbox-store";
 import { eventOfOutbox } from "./payment-event";
@@ -20,6 +21,19 @@ export interface SweepReport {
   failed: number;
   /** Items left for the next pass because an older item of the same merchant failed (order is per merchant). */
   held: number;
+  /** Set when a re-check found the Region passive mid-pass: the items after it are left to the active Region. */
+  stopped?: "passive";
+}
+
+/** What a sweep pass is told: how old an item must be, how many to take, and how to re-check the authority. */
+export interface SweepOptions {
+  olderThanMs: number;
+  limit: number;
+  /**
+   * Asked before each item (a read of the authority at most the control cache old): a pass that outlives a fence
+   * stops within one item instead of acting for the rest of its run (issue 40, item 6).
+   */
+  stillActive?: () => Promise<boolean>;
 }
 
 /**
@@ -40,14 +54,15 @@ export async function relayOutbox(deps: RelayDeps, items: OutboxItem[]): Promise
  * Re-sends outbox items older than `olderThanMs` (the stream lost or trimmed them, or the relay gave up), with
  * the id stored in each; once one of a merchant's items fails, that merchant's later items wait for the next pass.
  */
-export async function sweepOutbox(
-  deps: RelayDeps,
-  opts: { olderThanMs: number; limit: number },
-): Promise<SweepReport> {
+export async function sweepOutbox(deps: RelayDeps, opts: SweepOptions): Promise<SweepReport> {
   const items = await deps.outbox.listOlderThan(deps.clock.now() - opts.olderThanMs, opts.limit);
   const report: SweepReport = { examined: items.length, resent: 0, failed: 0, held: 0 };
   const blocked = new Set<string>();
   for (const item of items) {
+    if (opts.stillActive && !unsafeSweepsOneCheck() && !(await opts.stillActive())) {
+      report.stopped = "passive";
+      break;
+    }
     if (blocked.has(item.merchant_id)) {
       report.held += 1;
       continue;

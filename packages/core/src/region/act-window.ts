@@ -16,3 +16,8 @@ export function actWindowMs(
 ): number {
   return Math.max(t.controlCacheMs, t.fenceCacheMs) + t.functionTimeoutMs + SDK_RETRY_MS;
 }
+/**
+ * EO_TEST_UNSAFE_SWEEPS_ONE_CHECK=1 makes a sweep act on its one check at the start for its whole pass, as before
+ * issue 40: a fence that arrives mid-pass does not stop it.
+ */
+export const unsafeSweepsOneCheck = (): boolean => process.env.EO_TEST_UNSAFE_SWEEPS_ONE_CHECK === "1";

@@ -37,14 +37,19 @@ export async function handler(event?: { outbox_older_than_s?: unknown }): Promis
   const dlq = routed.routed + routed.kept > 0 ? routed : undefined;
   if (dlq) logger.warn("the sweep routed the events DLQ", { ...dlq });
   if (!(await gate.isActive())) return { passive: true, ...(dlq ? { dlq } : {}) };
-  const outbox = await sweepOutbox(relayDeps(), sweepSettings(process.env, event?.outbox_older_than_s));
+  // Re-checked per item: Sweeps runs up to 120 s, longer than a failover should have to wait on one check.
+  const stillActive = () => gate.isActive();
+  const outbox = await sweepOutbox(relayDeps(), {
+    ...sweepSettings(process.env, event?.outbox_older_than_s),
+    stillActive,
+  });
   countMetric(AsyncMetric.OutboxItemsSwept, outbox.resent);
   if (outbox.examined > 0) logger.warn("the sweep found outbox items the relay left behind", { ...outbox });
   if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
   const config = loadConfig();
   if (config.claimMode !== "mrsc") return { outbox, ...(dlq ? { dlq } : {}) };
   const db = claimDocumentClient(config.claimRegion, true);
-  const claims = await sweepExpiredClaims({ db, table: config.claimTable, clock });
+  const claims = await sweepExpiredClaims({ db, table: config.claimTable, clock }, 1_000, stillActive);
   if (claims.examined > 0) logger.info("expired claim-table items swept", { ...claims });
   return { outbox, claims, ...(dlq ? { dlq } : {}) };
 }

@@ -190,7 +190,8 @@ async function drain(old: RegionSide, target: RegionSide, next: RegionControl, d
     await d.sleep(250);
     open = await old.openClaims(Date.now());
   }
-  // A canary written after the fence: once it is here, everything the old Region wrote before it is too.
+  // A canary written after the fence says replication flows; global tables order no writes across items, so it is
+  // not proof that every earlier write arrived (what protects then: docs/regions-and-failover.md, "the canary").
   const lag = await measureLag(old, target, d.canaryTimeoutMs, d.sleep).catch(() => undefined);
   await untilActive(next, d);
   const backlog = await old.outboxBacklog();
