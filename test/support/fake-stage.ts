@@ -40,7 +40,8 @@ export async function fakeStage(stack: LocalStack, stage = "test") {
   const failover = {
     stage,
     claimMode: "home",
-    tunables: { RESOLVER_RATE_PER_S: "10" },
+    // The act window's longest acting timeout, as a deployed stage's outputs carry it: short, to keep files quick.
+    tunables: { RESOLVER_RATE_PER_S: "10", FUNCTION_TIMEOUT_MS: "1500" },
     primary: region("primary"),
     standby: region("standby"),
     // The local authority is one table outside both Regions: a single-Region authority in a third Region.
