@@ -151,7 +151,7 @@ describe("npm run failover", () => {
     expect(over.out).toMatch(/failover to standby, stage test \(.*outputs\.json\)/);
     expect(over.out).toMatch(/authority \(single-Region table control \(us-east-2\)\)/);
     expect(over.out).toMatch(/ok +resume in standby/);
-    expect(over.out).toMatch(/ok +verify charges of the last 6 h have a row in standby/);
+    expect(over.out).toMatch(/ok +verify charges of the last 6 h against their rows in standby/);
     expect(onStandby.status).toBe(201);
     expect(back.code, back.out).toBe(0);
     expect(stage.calls.filter((c) => c.action === "lambda:InvokeFunction").length).toBeGreaterThan(0);
