@@ -118,15 +118,17 @@ async function main(): Promise<number> {
       verifyHours: args.hours,
     },
   );
+  // A run that found the target named already switched nothing: it checked.
+  const notDone = outcome.mode === "already-active" ? "checked" : "switched";
   const verdict = {
     0: outcome.dryRun ? "PLAN ONLY, nothing changed" : "DONE, verified",
     1: "REFUSED or UNSAFE",
     2: "USAGE",
-    3: outcome.notVerified ? "switched, NOT verified" : "DONE, verification PENDING",
+    3: outcome.notVerified ? `${notDone}, NOT verified` : "DONE, verification PENDING",
   }[outcome.code];
   const log = args.json ? (l: string) => console.error(l) : (l: string) => console.log(l);
   log(p.summary());
-  if (outcome.notVerified) log(`  switched, NOT verified: ${outcome.notVerified}`);
+  if (outcome.notVerified) log(`  ${notDone}, NOT verified: ${outcome.notVerified}`);
   for (const line of outcome.pending) log(`  pending: ${line}`);
   log(
     `result: ${verdict} (${outcome.mode}, ${outcome.from} → ${outcome.to}${outcome.epoch ? `, epoch ${outcome.epoch}` : ""}); exit ${outcome.code}`,

@@ -1,4 +1,4 @@
-import { judgeCharge, observe, Progress, plannedSwitch, resume } from "@eo/core/failover";
+import { judgeCharge, observe, Progress, plannedSwitch, resume, runFailover } from "@eo/core/failover";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { memorySides } from "./support/memory-sides";
 
@@ -24,6 +24,29 @@ const charge = (refunded: boolean) => ({
 });
 
 afterEach(() => vi.unstubAllEnvs());
+
+describe("a failover whose verify was skipped (the PSP's secrets not at hand)", () => {
+  const run = (sides: ReturnType<typeof memorySides>["sides"]) =>
+    runFailover(
+      quiet(),
+      sides,
+      { to: "standby", dryRun: false, force: false },
+      { ...settings, rounds: 1, verifyHours: 1 },
+    );
+
+  it("switches, but is not done: exit 3, NOT verified, named", async () => {
+    const out = await run(memorySides().sides);
+    expect(out).toMatchObject({ code: 3, mode: "planned", epoch: 2 });
+    expect(out.notVerified).toMatch(/verify skipped: the PSP's URL and API key are not at hand/);
+  });
+
+  it("unsafe (skipped is done): exit 0, as if every charge had been checked", async () => {
+    vi.stubEnv("EO_TEST_UNSAFE_FAILOVER_SKIPPED_VERIFY_IS_DONE", "1");
+    const out = await run(memorySides().sides);
+    expect(out).toMatchObject({ code: 0, pending: [] });
+    expect(out.notVerified).toBeUndefined();
+  });
+});
 
 describe("a fence whose reply was lost", () => {
   it("is read back: the authority names the target with our epoch and active_from, so the switch is done", async () => {
