@@ -60,10 +60,12 @@ export async function resume(
   return ok ? undefined : pending;
 }
 
-// A job of a Region that does not act answers `{passive: true}` and does nothing: no settle, no re-send.
+// A job of a Region that does not act answers `{passive: true}` and does nothing: no settle, no re-send; a resolver
+// pass that found itself passive midway (`stoppedPassive`) stopped its replays there.
 function passiveJobs(resolver: Record<string, unknown>, sweeps: Record<string, unknown>): string | undefined {
   if (unsafeResumeIgnoresPassive()) return undefined;
-  const names = [resolver.passive === true ? "resolver" : "", sweeps.passive === true ? "sweeps" : ""];
+  const stopped = resolver.passive === true || resolver.stoppedPassive === true;
+  const names = [stopped ? "resolver" : "", sweeps.passive === true ? "sweeps" : ""];
   const passive = names.filter(Boolean).join(" and ");
   return passive === "" ? undefined : passive;
 }
