@@ -2,9 +2,11 @@
  * Moves the active Region: `npm run failover -- --to standby|primary [--dry-run] [--force] [--local|--stage <s>] [--json]`.
  * A data-plane switch (DynamoDB and Lambda Invoke only, never a deploy): one write to the Region authority fences the
  * old Region and names the new one from the end of the act window; then the drain is checked, the new Region's
- * resolver and outbox sweep run, and every recent PSP charge is checked for a row.
- * Exit codes: 0 done and verified (or, with --dry-run, the plan printed); 3 done but verification pending (what is
- * still arriving is named, with how to finish); 1 refused or unsafe (a failed pre-check changes nothing); 2 usage.
+ * resolver and outbox sweep run, and every recent PSP charge is checked against its row (state, refund, amount).
+ * Exit codes: 0 done and verified (or, with --dry-run, the plan printed); 3 switched but NOT verified or pending (a
+ * verify skipped without the PSP's secrets, a target job that answered passive, a row that disagrees with the PSP,
+ * what is still arriving: each named, with how to finish); 1 refused or unsafe (a failed pre-check changes nothing);
+ * 2 usage.
  */
 import { parseArgs } from "node:util";
 import { loadTunables, type RegionRole } from "@eo/core";
@@ -26,7 +28,9 @@ const usage = `usage: npm run failover -- --to standby|primary [--dry-run] [--fo
 ${TARGET_USAGE}
   --outputs <file>     alone: a stage's outputs file as it is, its stage unchecked
   --verify-hours <h>   check the PSP's charges of the last h hours (default 6)
-  --json               print a JSON report on stdout (progress goes to stderr)`;
+  --json               print a JSON report on stdout (progress goes to stderr)
+exit: 0 done and verified (or the plan printed); 3 switched, NOT verified or pending (each named); 1 refused or
+      unsafe; 2 usage`;
 
 function parse() {
   try {
@@ -115,14 +119,17 @@ async function main(): Promise<number> {
       verifyHours: args.hours,
     },
   );
+  // A run that found the target named already switched nothing: it checked.
+  const notDone = outcome.mode === "already-active" ? "checked" : "switched";
   const verdict = {
     0: outcome.dryRun ? "PLAN ONLY, nothing changed" : "DONE, verified",
     1: "REFUSED or UNSAFE",
     2: "USAGE",
-    3: "DONE, verification PENDING",
+    3: outcome.notVerified ? `${notDone}, NOT verified` : "DONE, verification PENDING",
   }[outcome.code];
   const log = args.json ? (l: string) => console.error(l) : (l: string) => console.log(l);
   log(p.summary());
+  if (outcome.notVerified) log(`  ${notDone}, NOT verified: ${outcome.notVerified}`);
   for (const line of outcome.pending) log(`  pending: ${line}`);
   log(
     `result: ${verdict} (${outcome.mode}, ${outcome.from} → ${outcome.to}${outcome.epoch ? `, epoch ${outcome.epoch}` : ""}); exit ${outcome.code}`,

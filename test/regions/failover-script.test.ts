@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { fakeStage } from "../support/fake-stage";
 import { useLocalStack } from "../support/local-stack";
+import { refundAtThePsp } from "../support/psp-direct";
 import { localScriptEnv, snapshotRegion } from "../support/regions";
 import { runScript } from "../support/run-script";
 
@@ -10,10 +11,12 @@ const stack = useLocalStack({ standby: true, replicationLagMs: 200 });
 const primary = () => new ApiClient(stack().apiUrl);
 const standby = () => new ApiClient(stack().standbyUrl ?? "");
 // A short act window keeps the file quick; it is still above the handlers' 2 s control cache.
-const failover = (...args: string[]) =>
+const failover = (...args: string[]) => failoverWith({}, ...args);
+const failoverWith = (env: NodeJS.ProcessEnv, ...args: string[]) =>
   runScript("scripts/failover.ts", ["--local", ...args], {
     ...localScriptEnv(stack()),
     FAILOVER_ACT_WINDOW_MS: "3000",
+    ...env,
   });
 const both = async () => ({
   primary: await snapshotRegion(stack(), "primary"),
@@ -151,11 +154,60 @@ describe("npm run failover", () => {
     expect(over.out).toMatch(/failover to standby, stage test \(.*outputs\.json\)/);
     expect(over.out).toMatch(/authority \(single-Region table control \(us-east-2\)\)/);
     expect(over.out).toMatch(/ok +resume in standby/);
-    expect(over.out).toMatch(/ok +verify charges of the last 6 h have a row in standby/);
+    expect(over.out).toMatch(/ok +verify charges of the last 6 h against their rows in standby/);
     expect(onStandby.status).toBe(201);
     expect(back.code, back.out).toBe(0);
     expect(stage.calls.filter((c) => c.action === "lambda:InvokeFunction").length).toBeGreaterThan(0);
     expect(stage.calls.map((c) => c.action)).toContain("dynamodb:PutItem");
     expect(stage.refused()).toEqual([]);
   }, 180_000);
+
+  // The next two run where the authority names the target already (nothing to switch: resume and verify only), which
+  // keeps them short; a switch ends its run through the same verify.
+  it("without the PSP's secrets it says 'NOT verified' (exit 3) in its summary and its result", async () => {
+    // prepare: a stage run outside `sst shell`, the PSP's URL and key nowhere at hand (the unsafe answer, "DONE,
+    // verified", is shown in failover-never-overstates.test.ts)
+    const stage = await fakeStage(stack());
+    const { SST_RESOURCE_PspUrl: _url, SST_RESOURCE_PspApiKey: _key, ...shell } = stage.env;
+    const env = { ...shell, PSP_URL: "", PSP_API_KEY: "" };
+    // act
+    const run = await runScript(
+      "scripts/failover.ts",
+      ["--stage", "test", "--outputs", stage.file, "--to", "primary"],
+      env,
+    );
+    await stage.stop();
+    // assess
+    expect(run.code, run.out).toBe(3);
+    expect(run.out).toMatch(
+      /FAIL +verify charges of the last 6 h against their rows in primary .*NOT verified/,
+    );
+    expect(run.out).toMatch(
+      /checked, NOT verified: verify skipped: the PSP's URL and API key are not at hand/,
+    );
+    expect(run.out).toMatch(/result: checked, NOT verified \(already-active, standby → primary/);
+  }, 60_000);
+
+  it("verify compares each charge with its row: a refund the ledger never heard of is NOT 'DONE, verified' (exit 3)", async () => {
+    // prepare: a payment, then a refund from the PSP's dashboard whose webhook never arrives (the row stays SUCCEEDED)
+    stack().psp.setWebhookUrl(undefined);
+    const token = await primary().token("u1");
+    const paid = await primary().pay(token, newKey(), order42());
+    const id = String(paid.body.payment_id);
+    expect((await refundAtThePsp(stack(), String(paid.body.psp_charge))).status).toBe(200);
+    // act
+    const overstated = await failoverWith(
+      { EO_TEST_UNSAFE_FAILOVER_VERIFY_PRESENCE_ONLY: "1" },
+      "--to",
+      "primary",
+    );
+    const honest = await failover("--to", "primary");
+    stack().psp.setWebhookUrl(`${stack().apiUrl}/webhooks/psp`);
+    // assess
+    expect(overstated.code, overstated.out).toBe(0);
+    expect(overstated.out).toMatch(/result: DONE, verified/);
+    expect(honest.code, honest.out).toBe(3);
+    expect(honest.out).toContain(`(${id}): row SUCCEEDED, the PSP refunded the charge`);
+    expect(honest.out).toMatch(/pending: 1 PSP charge\(s\) have no row in primary that agrees yet/);
+  }, 60_000);
 });

@@ -1,60 +1,11 @@
-import { type FailoverSides, observe, Progress, plannedSwitch, type RegionSide } from "@eo/core/failover";
+import { observe, Progress, plannedSwitch } from "@eo/core/failover";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RegionControl } from "../../packages/core/src";
 import { clockSkewBounds, stampNowMs } from "../../packages/core/src/region/failover/authority-clock";
+import { memorySides } from "./support/memory-sides";
 
-// How long the planned switch lets the new Region wait, from the numbers it reads (no AWS, no emulators: the sides
-// are in memory; the arithmetic is what an on-call engineer relies on).
-function sides(
-  cloudwatchMs: number | undefined,
-  authorityAheadMs?: number,
-): { sides: FailoverSides; written: RegionControl[] } {
-  let record: RegionControl | undefined = { active: "primary", epoch: 1, updated_at: 0, reason: "initial" };
-  const written: RegionControl[] = [];
-  const canaries = new Set<string>();
-  const side = (role: "primary" | "standby"): RegionSide => ({
-    role,
-    region: role === "primary" ? "us-east-1" : "us-west-2",
-    health: async () => ({ ok: true, detail: "in memory" }),
-    writeCanary: async (id) => void canaries.add(id),
-    hasCanary: async (id) => canaries.has(id),
-    deleteCanary: async (id) => void canaries.delete(id),
-    outboxBacklog: async () => 0,
-    openClaims: async () => 0,
-    unknownPayments: async () => 0,
-    hasPayment: async () => true,
-    runResolver: async () => ({}),
-    runSweeps: async () => ({}),
-    ...(cloudwatchMs === undefined ? {} : { recentReplicationLatencyMs: async () => cloudwatchMs }),
-  });
-  return {
-    written,
-    sides: {
-      primary: side("primary"),
-      standby: side("standby"),
-      authority: {
-        where: "memory",
-        read: async () => record,
-        write: async (next) => {
-          if (record && record.epoch >= next.epoch) return false;
-          record = next;
-          written.push(next);
-          return true;
-        },
-        // The authority's reply `Date` (whole seconds, as HTTP prints it) on a clock `authorityAheadMs` ahead.
-        ...(authorityAheadMs === undefined
-          ? {}
-          : {
-              clock: async () => {
-                const sentMs = Date.now();
-                const serverDateMs = Math.floor((sentMs + authorityAheadMs) / 1000) * 1000;
-                return { serverDateMs, sentMs, receivedMs: Date.now() };
-              },
-            }),
-      },
-    },
-  };
-}
+// How long the planned switch lets the new Region wait, from the numbers it reads (the sides are in memory).
+const sides = (cloudwatchMs: number | undefined, authorityAheadMs?: number) =>
+  memorySides({ cloudwatchMs, ...(authorityAheadMs === undefined ? {} : { authorityAheadMs }) });
 
 const settings = {
   canaryTimeoutMs: 1_000,

@@ -5,11 +5,12 @@
 // Lambda and CloudWatch clients.
 export { type AwsRegionNames, type AwsStage, awsSides } from "./aws-sides";
 export { dynamoSide, type RegionOps, type RegionTables } from "./dynamo-side";
+export { judgeCharge, type VerifiedRow } from "./judge-charge";
 export { type Observed, observe } from "./observe";
 export type { Numbers } from "./pre-checks";
 export { Progress, type StepResult } from "./progress";
 export type { AuthoritySide, FailoverSides, RegionSide } from "./region-side";
-export type { ResumeSettings } from "./resume-and-verify";
+export { type ResumeSettings, resume, type Verified, verify } from "./resume-and-verify";
 export {
   type FailoverCode,
   type FailoverOutcome,

@@ -1,6 +1,7 @@
 import type { RegionRole } from "../../config/switches";
 import type { RegionControl } from "../region-control";
 import type { ClockReading } from "./authority-clock";
+import type { VerifiedRow } from "./judge-charge";
 
 /** The one authority both Regions read: where it is, and its record. */
 export interface AuthoritySide {
@@ -41,8 +42,8 @@ export interface RegionSide {
   openClaims(now: number): Promise<number>;
   /** Payments whose outcome is not known yet (PENDING or UNKNOWN). */
   unknownPayments(): Promise<number>;
-  /** Whether the ledger holds a payment row. */
-  hasPayment(paymentId: string): Promise<boolean>;
+  /** The ledger's payment row, merged with its state facts; undefined when there is none. */
+  payment(paymentId: string): Promise<VerifiedRow | undefined>;
   /** Runs the Region's resolver now and returns its report. */
   runResolver(): Promise<Record<string, unknown>>;
   /** Runs the Region's sweeps now, re-sending the outbox whatever its age. */

@@ -27,8 +27,10 @@ export interface FailoverOutcome {
   numbers: Numbers;
   /** What is still arriving, each with how to finish (exit 3). */
   pending: string[];
-  /** Charges the PSP made that have no row in the new Region yet. */
+  /** Charges the PSP made whose row in the new Region is missing or disagrees with it. */
   unverified: string[];
+  /** Why nothing was verified (the PSP's charges could not be listed); the run is then not done (exit 3). */
+  notVerified?: string;
   dryRun: boolean;
 }
 
@@ -79,19 +81,28 @@ export async function runFailover(
     pending = switched.pending;
     epoch = switched.control.epoch;
   }
-  const resumed = await resume(p, sides[req.to], settings);
-  if (!resumed)
-    pending.push(
-      `payments still unknown in ${req.to}: its resolver goes on by itself; run this command again to check`,
-    );
-  const missing = (await verify(p, sides[req.to], settings)) ?? [];
+  const notResumed = await resume(p, sides[req.to], settings);
+  if (notResumed) pending.push(notResumed);
+  const verified = await verify(p, sides[req.to], settings);
+  const missing = "disagree" in verified ? verified.disagree : [];
   if (missing.length > 0)
     pending.push(
-      `${missing.length} PSP charge(s) have no row in ${req.to} yet: the old Region's replication or the phones' retries bring them; run this command again to check`,
+      `${missing.length} PSP charge(s) have no row in ${req.to} that agrees yet: the old Region's replication or the phones' retries bring missing rows; a state that stays wrong is for a person (docs/runbook.md, Anomalies); run this command again to check`,
     );
+  const notVerified = "skipped" in verified ? verified.skipped : undefined;
+  if (notVerified) pending.push(`${notVerified}; run this command again with them to verify`);
   const failedStep = p.steps.some((s) => !s.ok);
   const code: FailoverCode = pending.length > 0 || failedStep ? 3 : 0;
-  return { ...base, numbers, code, mode, epoch, pending, unverified: missing };
+  return {
+    ...base,
+    numbers,
+    code,
+    mode,
+    epoch,
+    pending,
+    unverified: missing,
+    ...(notVerified ? { notVerified } : {}),
+  };
 }
 
 function modeOf(obs: Observed, req: FailoverRequest, from: RegionRole): FailoverOutcome["mode"] {

@@ -1,6 +1,7 @@
 import type { RegionRole } from "../../config/switches";
 import type { RegionControl } from "../region-control";
 import { fenceNowMs } from "./authority-clock";
+import { unsafeFenceNoReadBack } from "./failover-test-switches";
 import type { Observed } from "./observe";
 import { measureLag, type Numbers } from "./pre-checks";
 import type { Progress } from "./progress";
@@ -159,7 +160,7 @@ async function fenceThroughAuthority(
   waitMs: number,
 ): Promise<boolean> {
   const ok = await p.step(`fence ${from} through the authority (epoch ${next.epoch})`, async () => {
-    const written = await sides.authority.write(next);
+    const written = (await sides.authority.write(next)) || (await readBackIsOurs(sides, next));
     return written
       ? {
           ok: true,
@@ -181,6 +182,17 @@ async function fenceThroughAuthority(
     );
   }
   return true;
+}
+
+/**
+ * Whether the authority holds exactly the record this run wrote: a fence whose reply was lost is sent again by the
+ * SDK (or to the authority's next Region), and that second attempt fails its own condition (epoch < ours), so a
+ * failed condition is read back (strongly consistent) before it is called "nothing was changed".
+ */
+async function readBackIsOurs(sides: FailoverSides, next: RegionControl): Promise<boolean> {
+  if (unsafeFenceNoReadBack()) return false;
+  const now = await sides.authority.read();
+  return now?.active === next.active && now.epoch === next.epoch && now.active_from === next.active_from;
 }
 
 async function drain(old: RegionSide, target: RegionSide, next: RegionControl, d: DrainSettings) {

@@ -27,7 +27,7 @@ export function printPlan(
           ];
   steps.push(
     `resume in ${to}: run its resolver (derived PSP keys) and outbox sweep (stored event ids) until nothing is unknown`,
-    `verify: every PSP charge of the last hours has a payment row in ${to}`,
+    `verify: every PSP charge of the last hours has a row in ${to} that agrees (charged, refunded or not, amount); without the PSP's secrets nothing is verified (exit 3)`,
   );
   p.say(`dry run, ${mode} failover ${from} → ${to}; the plan (nothing was changed):`);
   for (const [i, s] of steps.entries()) p.say(`  ${i + 1}. ${s}`);
