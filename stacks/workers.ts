@@ -2,11 +2,16 @@ import type { RegionFunctions } from "./functions";
 import { handlers } from "./handlers";
 import type { RegionContext } from "./region-context";
 
-/** The relay's stream subscription settings. */
+/**
+ * The relay's stream subscription settings: a failed batch (a publish that failed, an authority that could not be
+ * read) is retried until it succeeds, never dropped to the sweep; its records leave only at the stream's 24 h
+ * retention, to the on-failure queue.
+ */
 export const RELAY_SUBSCRIPTION = {
   batchSize: 100,
   bisectBatchOnFunctionError: true,
-  maximumRetryAttempts: 10,
+  maximumRetryAttempts: -1,
+  maximumRecordAgeInSeconds: -1,
 };
 /** The stream job's subscription settings (its window is the handler's trigger). */
 export const STREAM_JOB_SUBSCRIPTION = { batchSize: 100, maximumRetryAttempts: 10 };

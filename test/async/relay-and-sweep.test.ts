@@ -17,7 +17,8 @@ import {
   watchMetrics,
 } from "./support/async-stack";
 
-// The relay gives a failing batch 1 + 3 tries before handing it to the on-failure queue (AWS's mapping: 10).
+// The relay gives a failing batch 1 + 3 tries before handing it to the on-failure queue (AWS's mapping retries until
+// it succeeds; its records leave only at the stream's 24 h retention, which this stands for).
 const RELAY_RETRIES = 3;
 let stack: LocalStack;
 

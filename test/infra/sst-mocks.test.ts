@@ -205,6 +205,15 @@ const mutations: Mutation[] = [
     expectViolation: /primary: relay does not bisect failed batches/,
   },
   {
+    what: "the relay giving a failed batch up after 10 retries (an authority blip drops it to the sweep)",
+    invariant: relaySubscription,
+    on: MRSC,
+    breakIt: (c) => {
+      esmOf(c, "PrimaryOutboxRelay").inputs.maximumRetryAttempts = 10;
+    },
+    expectViolation: /primary: relay retries 10 times, expected -1/,
+  },
+  {
     what: "the stream job with a window longer than Lambda's 900 s",
     invariant: streamJob,
     on: HOME,

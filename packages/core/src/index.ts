@@ -91,6 +91,7 @@ export * from "./reconcile/reconcile-wiring";
 export * from "./reconcile/stripe-psp-charges";
 export * from "./region/act-window";
 export * from "./region/active-region";
+export * from "./region/delivery-window";
 export * from "./region/dynamo-region-control";
 export * from "./region/fenced-ledger";
 export * from "./region/hand-over-event";

@@ -47,7 +47,9 @@ export const CONTRACT = {
   relay: {
     batchSize: 100,
     bisect: true,
-    maximumRetryAttempts: 10,
+    /** Retried until it succeeds (issue 40): an unreadable authority fails the batch rather than drop it. */
+    maximumRetryAttempts: -1,
+    maximumRecordAgeInSeconds: -1,
     keyPrefix: "OUTBOX#",
     journalSkPrefix: "JOURNAL#",
     /** A refund's journal entries: `JOURNAL#3` for attempt 1, `JOURNAL#3#n` for attempt n ≥ 2 (journal-and-outbox.ts). */
@@ -424,6 +426,11 @@ export const relaySubscription: Invariant = {
       if (m.inputs.maximumRetryAttempts !== CONTRACT.relay.maximumRetryAttempts) {
         out.push(
           `${role}: relay retries ${m.inputs.maximumRetryAttempts} times, expected ${CONTRACT.relay.maximumRetryAttempts}`,
+        );
+      }
+      if (m.inputs.maximumRecordAgeInSeconds !== CONTRACT.relay.maximumRecordAgeInSeconds) {
+        out.push(
+          `${role}: relay gives records up after ${m.inputs.maximumRecordAgeInSeconds} s, expected ${CONTRACT.relay.maximumRecordAgeInSeconds}`,
         );
       }
       const dest = v.byArn(str(obj(obj(m.inputs.destinationConfig).onFailure).destinationArn));

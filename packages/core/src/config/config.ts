@@ -89,6 +89,8 @@ export interface Tunables {
   fenceCacheMs: number;
   /** The longest timeout of any function that acts (the failover waits it out before the new Region acts). */
   functionTimeoutMs: number;
+  /** The longest one delivery runs (the relay's timeout): a drained Region stops delivering this long before the switch. */
+  deliveryTimeoutMs: number;
 }
 
 /** Where the function's resources are: no default could be right (the Region, the tables, the queue, the PSP). */
@@ -172,6 +174,8 @@ export function loadTunables(env: NodeJS.ProcessEnv = process.env): Tunables {
     fenceCacheMs: num(env, "REGION_FENCE_CACHE_MS", 250),
     // The stacks' longest function timeout (stacks/handlers.ts: 30 s).
     functionTimeoutMs: num(env, "FUNCTION_TIMEOUT_MS", 30_000),
+    // The relay's timeout in stacks/handlers.ts (the worker's is 20 s): DELIVERY_TIMEOUT_MS in delivery-window.ts.
+    deliveryTimeoutMs: num(env, "DELIVERY_TIMEOUT_MS", 30_000),
   };
 }
 

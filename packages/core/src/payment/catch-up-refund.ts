@@ -2,6 +2,7 @@ import { refundFactOf } from "../ledger/journal-and-outbox";
 import type { MoveResult } from "../ledger/ledger-port";
 import { unsafeRowsLastWriterWins } from "../ledger/ledger-test-switches";
 import type { ActiveRegion } from "../region/active-region";
+import { unsafeRelayDropsUnread } from "../region/delivery-window";
 import type { PaymentDeps } from "./payment-deps";
 import { mayMove } from "./payment-state";
 import { unsafeNoRefundCatchUp } from "./payment-test-switches";
@@ -36,7 +37,10 @@ export async function catchUpRefunds(
   region: ActiveRegion,
   paymentIds: readonly string[],
 ): Promise<number> {
-  if (paymentIds.length === 0 || unsafeNoRefundCatchUp() || !(await region.isActive())) return 0;
+  if (paymentIds.length === 0 || unsafeNoRefundCatchUp()) return 0;
+  // An authority that cannot be read fails the batch, which the stream retries: skipping would lose the trigger.
+  if (!unsafeRelayDropsUnread()) await region.control();
+  if (!(await region.isActive())) return 0;
   let moved = 0;
   // In the Region that wrote the entry the row is REFUNDED already: one read, and nothing to do.
   for (const paymentId of paymentIds) {

@@ -1,7 +1,8 @@
 import type { RegionRole } from "../config/switches";
 import { Refusal } from "../payment/payment-errors";
 import { countSignal } from "../signals/signal-sink";
-import { namesActive, namesDraining, type RegionControl, type RegionControlStore } from "./region-control";
+import { mayDrainDeliver, unsafeRelayDropsUnread } from "./delivery-window";
+import { namesActive, type RegionControl, type RegionControlStore } from "./region-control";
 
 /** How fresh a read of the authority must be for each kind of act, and the clock margin on `active_from`. */
 export interface GateTimes {
@@ -11,6 +12,8 @@ export interface GateTimes {
   fenceCacheMs: number;
   /** The worst clock offset between the failover's clock and a Region's: `active_from` is waited out by this more. */
   clockMarginMs?: number;
+  /** The longest one delivery runs (relay, worker): a drained Region stops starting them this long before the switch. */
+  deliveryTimeoutMs?: number;
 }
 
 /** What a Region knows of the authority: whether it may act, and under which epoch. */
@@ -21,7 +24,10 @@ export interface ActiveRegion {
   controlNow(): Promise<RegionControl | undefined>;
   /** Whether a read at most `controlCacheMs` old names this Region active; false when it cannot be read. */
   isActive(): Promise<boolean>;
-  /** Whether this Region may deliver what it committed: active, or drained by a planned failover until the switch. */
+  /**
+   * Whether this Region may deliver what it committed: active, or drained by a planned failover until the longest
+   * delivery before the switch (`drainStopMs`); throws a region-passive Refusal when the authority cannot be read.
+   */
   mayDeliver(): Promise<boolean>;
   /** The control if a read made now names this Region active; undefined otherwise (or when unreadable). */
   activeNow(): Promise<RegionControl | undefined>;
@@ -77,9 +83,13 @@ export function activeRegion(
     // A "no" is read again fresh before it is acted on: a relay that skipped a batch on a view from before this Region
     // was named would strand its events until a sweep, and a worker would hand them to the Region that is no longer
     // active. A "yes" needs no second read: acting on a read within the cache is the bound the act window covers.
+    // An unreadable authority throws: the relay's batch fails and is retried, instead of waiting for a sweep.
     mayDeliver: async () => {
-      const allowed = (r: Read) => active(r) || namesDraining(r.control, role, now());
-      return allowed(await read(times.controlCacheMs)) || allowed(await read(0));
+      const allowed = (r: Read) => active(r) || mayDrainDeliver(r.control, role, now(), times);
+      if (allowed(await read(times.controlCacheMs))) return true;
+      const fresh = await read(0);
+      if (!unsafeRelayDropsUnread()) must(fresh);
+      return allowed(fresh);
     },
     activeNow: async () => {
       const r = await read(0);

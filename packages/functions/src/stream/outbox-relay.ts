@@ -25,7 +25,9 @@ export const handler = middy(async (event: DynamoDBStreamEvent): Promise<void> =
   if (caughtUp > 0) logger.warn("rows caught up with their replicated refund", { caughtUp });
   const own = loadConfig().regionRole;
   // A Region the authority does not name leaves its outbox items where they are: they replicate, and the active
-  // Region's sweep sends them with their stored ids. A planned failover's drain lets the old Region relay first.
+  // Region's sweep sends them with their stored ids. A planned failover's drain lets the old Region relay first,
+  // until its longest delivery before the switch. An authority that cannot be read throws: the mapping retries the
+  // batch (until it succeeds) instead of leaving its events to a sweep minutes later.
   if (!(await regionGate().mayDeliver())) {
     logger.info("relay skipped: this Region is passive; its outbox waits for the active Region's sweep");
     return;

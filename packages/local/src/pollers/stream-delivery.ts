@@ -11,6 +11,7 @@ export interface DiscardedRecords {
 
 /** How a stream event source mapping treats a failed batch. */
 export interface DeliveryPolicy {
+  /** Infinity retries until the function succeeds (AWS: -1 with no record age; records then expire at retention). */
   maxRetryAttempts: number;
   bisectBatchOnFunctionError: boolean;
   /** The first pause before a retry; it doubles per attempt, as Lambda backs off, up to `MAX_RETRY_DELAY_MS`. */

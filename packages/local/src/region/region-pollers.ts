@@ -10,8 +10,13 @@ import { LOCAL_CREDENTIALS } from "../stack/regions";
 import type { Emulators } from "../stack/start-emulators";
 import type { RegionLambdas } from "./region-lambdas";
 
-/** The stacks' relay mapping retries a failing batch this often before giving it to the on-failure queue. */
-export const RELAY_MAX_RETRY_ATTEMPTS = 10;
+/**
+ * The stacks' relay mapping retries a failing batch until it succeeds (stacks/workers.ts: -1, with no record age);
+ * in AWS its records leave only at the stream's 24 h retention. Tests shorten it to see the on-failure queue.
+ */
+export const RELAY_MAX_RETRY_ATTEMPTS = Number.POSITIVE_INFINITY;
+/** The stacks' stream job mapping retries a failing batch this often (stacks/workers.ts). */
+const STREAM_JOB_MAX_RETRY_ATTEMPTS = 10;
 /** The stacks' worker timeout; locally it is also kept below the queue's visibility timeout. */
 const WORKER_TIMEOUT_MS = 20_000;
 
@@ -93,7 +98,10 @@ function startStreamJobPoller(input: RegionPollerInput): Promise<Poller> {
     handler: lambdas.handlerOf(job),
     batchSize: 100,
     startingPosition: input.startingPosition,
-    maxRetryAttempts: input.maxRetryAttempts ?? RELAY_MAX_RETRY_ATTEMPTS,
+    maxRetryAttempts: Math.min(
+      input.maxRetryAttempts ?? STREAM_JOB_MAX_RETRY_ATTEMPTS,
+      STREAM_JOB_MAX_RETRY_ATTEMPTS,
+    ),
     filter: (record) => record.dynamodb?.Keys?.sk?.S === "PAYMENT",
     // Lambda reads a DynamoDB stream shard four times a second; the job needs no faster (the relay reads at 100 ms).
     pollIntervalMs: 250,

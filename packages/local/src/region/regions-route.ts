@@ -1,5 +1,5 @@
 import type { RegionRole } from "@eo/core";
-import { namesActive, namesDraining, type RegionControl } from "@eo/core";
+import { loadTunables, mayDrainDeliver, namesActive, type RegionControl } from "@eo/core";
 import type { Replicator } from "../replication/start-replicator";
 import type { LocalAnswer } from "../runtime/http-front";
 import { problem } from "../runtime/http-front";
@@ -87,7 +87,8 @@ function regionView(
     ? "down"
     : reaches && namesActive(authority, role, now)
       ? "active"
-      : reaches && namesDraining(authority, role, now)
+      : // Draining only while it may still start a delivery that ends before the switch (delivery-window.ts).
+        reaches && mayDrainDeliver(authority, role, now, loadTunables(process.env))
         ? "draining"
         : "passive";
   return {

@@ -81,6 +81,24 @@ describe("deliverInOrder", () => {
     expect(discarded).toEqual([]);
   });
 
+  it("retries a failing batch until it succeeds when retries are unbounded (the relay's mapping: -1)", async () => {
+    // prepare: the function fails eight times (an authority it cannot read), then succeeds
+    const records = ["1", "2"].map(record);
+    const blip = (_: DynamoDBRecord[], n: number): Invocation<unknown> =>
+      n <= 8 ? failing() : { ok: true, result: {} };
+
+    // act
+    const { settled, invocations, discarded } = await deliver(records, blip, {
+      maxRetryAttempts: Number.POSITIVE_INFINITY,
+      bisectBatchOnFunctionError: false,
+    });
+
+    // assess: every record delivered, nothing given up
+    expect(settled).toBe(true);
+    expect(invocations).toHaveLength(9);
+    expect(discarded).toEqual([]);
+  });
+
   it("leaves the records unsettled, not discarded, when the poller stops during retries", async () => {
     // prepare
     const stop = new AbortController();
