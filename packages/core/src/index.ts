@@ -65,6 +65,8 @@ export * from "./payment/refund-failed-later";
 export * from "./payment/render-payment";
 export * from "./payment/replay-refund";
 export * from "./payment/resolve-key";
+export type { EpochContext } from "./payment/charged-elsewhere";
+export type { EpochNow } from "./payment/not-found-final";
 export * from "./payment/settle-refund";
 export * from "./payment/settle-unknowns";
 export * from "./payment/stripe-deployment";
