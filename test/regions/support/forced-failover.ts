@@ -3,6 +3,7 @@ import type { ChaosApi } from "../../../scripts/lib/chaos/chaos-api";
 import { History } from "../../../scripts/lib/chaos/history";
 import {
   failActiveRegion,
+  followActiveRegion,
   bringBackRegions as recoverRegions,
 } from "../../../scripts/lib/chaos/region-nemesis";
 import { payWithSlot } from "../../support/pay-with-slot";
@@ -25,6 +26,36 @@ export async function resolveAfterForcedFailover(api: ChaosApi) {
   await api.local("POST", "/replication", { paused: false });
   await recoverRegions(api, history);
   return { first, answer, charged: charges.some((c) => c.reference === first.body.payment_id) };
+}
+
+/**
+ * Issue 40's trace: the old Region charges and dies after the PSP answered (`crash_at: pay.after_psp`), before its
+ * claim and row replicate; a forced failover names the other Region, whose lookup by our reference lags
+ * (`psp_search_lag`). The app asks "did it go through?", pays again with a new key on VOID, and asks about the
+ * first key again once the lag is over. The PSP's charges for the order are counted before replication resumes.
+ */
+export async function resolveWhileLookupLags(api: ChaosApi) {
+  const caller = `rl-${Date.now().toString(36)}`;
+  const keys = [`${caller}-k0`, `${caller}-k1`] as const;
+  const body = { order_id: "o1", amount: 3_000, currency: "USD", payment_method: "pm_card_visa" };
+  const order = { ...body, merchant_id: `${caller}-m1` };
+  const history = new History();
+  await followActiveRegion(api); // a trace before this one may have left the other Region active
+  await api.local("POST", "/replication", { paused: true });
+  await api.local("POST", "/faults", { crash_at: "pay.after_psp", n: 1 });
+  const died = await payWithSlot(api, caller, keys[0], order);
+  await failActiveRegion(api, history);
+  await api.local("POST", "/faults", { psp_search_lag: 1, n: 1 });
+  const lagging = await api.resolve(caller, keys[0]);
+  const paid = lagging.body.state === "VOID" ? await payWithSlot(api, caller, keys[1], order) : undefined;
+  const after = await api.resolve(caller, keys[0]);
+  const charged = await chargedOf(
+    api,
+    keys.map((k) => paymentIdOf(caller, k)),
+  );
+  await api.local("POST", "/replication", { paused: false });
+  await recoverRegions(api, history);
+  return { died, lagging, paid, after, charged, first: paymentIdOf(caller, keys[0]) };
 }
 
 /**

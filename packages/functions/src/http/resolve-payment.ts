@@ -10,6 +10,7 @@ export const handler = httpHandler("resolve-payment", async (event) => {
   const { retryAfterS, ...result } = await resolveKey(paymentDeps(), caller, key, epochContext());
   logger.info("key resolved", { payment_id: result.payment_id, state: result.state });
   // PROCESSING says when to ask again (a "not found" that may lag says when it will be final).
-  const headers = result.state === "PROCESSING" ? { "retry-after": String(retryAfterS ?? RETRY_AFTER_S) } : undefined;
+  const headers =
+    result.state === "PROCESSING" ? { "retry-after": String(retryAfterS ?? RETRY_AFTER_S) } : undefined;
   return { status: 200, body: result, ...(headers ? { headers } : {}) };
 });
