@@ -73,7 +73,7 @@ export async function voidLostWithItsRegion(api: ChaosApi) {
   await api.local("POST", "/faults", { crash_at: "pay.after_guard", n: 1 });
   const died = await payWithSlot(api, caller, `${caller}-k0`, body);
   await failActiveRegion(api, history);
-  const voided = await api.resolve(caller, `${caller}-k0`);
+  const voided = await resolveWhenFinal(api, caller, `${caller}-k0`);
   const paid = await payWithSlot(api, caller, `${caller}-k1`, body);
   await failActiveRegion(api, history);
   await api.local("POST", "/replication", { paused: false });
@@ -144,7 +144,7 @@ async function voidedHereChargedElsewhere(api: ChaosApi, prefix: string) {
   };
   const history = new History();
   await api.local("POST", "/replication", { paused: true });
-  const voided = await api.resolve(caller, keys[0]);
+  const voided = await resolveWhenFinal(api, caller, keys[0]);
   await failActiveRegion(api, history);
   await api.local("POST", "/faults", { psp_lose_reply: 1, n: 1 });
   const lost = await payWithSlot(api, caller, keys[0], body);
@@ -161,4 +161,16 @@ async function voidedHereChargedElsewhere(api: ChaosApi, prefix: string) {
 async function chargedOf(api: ChaosApi, references: string[]): Promise<string[]> {
   const charges = await api.local<Array<{ reference: string }>>("GET", "/psp/charges");
   return charges.filter((c) => references.includes(c.reference)).map((c) => c.reference);
+}
+
+/** The not-found settle time of these stacks (`PSP_NOT_FOUND_SETTLE_S`, its default). */
+const NOT_FOUND_SETTLE_S = 600;
+
+// The generic PSP's lookup may lag: after a failover its "not found" is final only once the settle time has passed
+// since the epoch began (issue 40), and resolve answers PROCESSING until then; the app asks again at Retry-After.
+async function resolveWhenFinal(api: ChaosApi, caller: string, key: string) {
+  const answer = await api.resolve(caller, key);
+  if (answer.body.state !== "PROCESSING") return answer;
+  await api.local("POST", "/clock", { advance_s: NOT_FOUND_SETTLE_S });
+  return api.resolve(caller, key);
 }
