@@ -74,6 +74,43 @@ describe("the resolver script, run by hand", () => {
   }, 90_000);
 });
 
+/** Two payments whose replies were lost, for a run to settle. */
+async function twoLostReplies(): Promise<string[]> {
+  stack().psp.setWebhookUrl(undefined);
+  const token = await api().token("u-bound");
+  await api().local("POST", "/faults", { psp_lose_reply: 2 });
+  const paid = [await api().pay(token, newKey(), order42()), await api().pay(token, newKey(), order42())];
+  return paid.map((p) => String(p.body.payment_id));
+}
+
+describe("the resolver script re-checks before each PSP call and stops at its time bound (issue 40)", () => {
+  it("calls the PSP for no row past --max-seconds: exit 1, the rows left for the next run", async () => {
+    // prepare
+    const ids = await twoLostReplies();
+    const pspCalls = stack().psp.requests();
+    // act: a bound already past, as for a laptop that slept between its check and its first row
+    const run = await resolveUnknowns(["--max-seconds", "0"]);
+    // assess
+    expect(run.code, run.out).toBe(1);
+    expect(run.out).toMatch(/summary: examined 0, .*stopped at its time bound/);
+    expect(stack().psp.requests()).toBe(pspCalls);
+    for (const id of ids) expect(run.out).not.toContain(`${id}  UNKNOWN ->`);
+    expect((await resolveUnknowns([])).code).toBe(0); // leave nothing unsettled for the next test
+  }, 90_000);
+
+  it("counterfactual: a run that checks once replays every row past its bound", async () => {
+    // prepare
+    const ids = await twoLostReplies();
+    // act
+    const run = await resolveUnknowns(["--max-seconds", "0"], {
+      EO_TEST_UNSAFE_OPERATOR_RESOLVER_CHECKS_ONCE: "1",
+    });
+    // assess: both rows replayed at the PSP after the bound
+    expect(run.code, run.out).toBe(0);
+    for (const id of ids) expect(run.out).toMatch(new RegExp(`${id}\\s+UNKNOWN -> SUCCEEDED`));
+  }, 90_000);
+});
+
 /** Environments the script must refuse (undefined removes a variable), with what it must say. */
 const REFUSED_ENVIRONMENTS: Array<[NodeJS.ProcessEnv, RegExp]> = [
   [{ REGION_ROLE: undefined }, /REGION_ROLE must be "primary" or "standby" \(it is not set\)/],

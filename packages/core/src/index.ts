@@ -62,6 +62,7 @@ export * from "./payment/payment-errors";
 export * from "./payment/payment-id";
 export * from "./payment/payment-request";
 export * from "./payment/payment-state";
+export { unsafeOperatorResolverChecksOnce } from "./payment/payment-test-switches";
 export * from "./payment/payment-wiring";
 export * from "./payment/refund-failed-later";
 export * from "./payment/render-payment";
