@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { authorityStore } from "../../packages/local/src/region/control-table";
 import { regionHandlerEnv } from "../../packages/local/src/stack/handler-env";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
+import { makeActive } from "../support/regions";
 import { runScript } from "../support/run-script";
 import { snapshotTables } from "../support/tables";
 
@@ -98,6 +100,22 @@ describe("the resolver script re-checks before each PSP call and stops at its ti
     expect((await resolveUnknowns([])).code).toBe(0); // leave nothing unsettled for the next test
   }, 90_000);
 
+  it("refuses while the authority names its Region but not yet (active_from ahead): exit 2, nothing called", async () => {
+    // prepare: a failover named this Region; it acts only after the act window
+    await twoLostReplies();
+    const pspCalls = stack().psp.requests();
+    await activeFromAhead();
+    // act
+    const early = await resolveUnknowns([]);
+    const callsAfterEarly = stack().psp.requests();
+    await makeActive(stack(), "primary", "test: the act window passed");
+    // assess
+    expect(early.code, early.out).toBe(2);
+    expect(early.out).toMatch(/this Region \(primary\) is passive: it takes over at /);
+    expect(callsAfterEarly).toBe(pspCalls);
+    expect((await resolveUnknowns([])).code).toBe(0); // leave nothing unsettled for the next test
+  }, 90_000);
+
   it("counterfactual: a run that checks once replays every row past its bound", async () => {
     // prepare
     const ids = await twoLostReplies();
@@ -123,3 +141,11 @@ const REFUSED_ENVIRONMENTS: Array<[NodeJS.ProcessEnv, RegExp]> = [
   ],
   [{ PSP_API_KEY: undefined }, /PspApiKey is not linked to this function and PSP_API_KEY is not set/],
 ];
+
+/** The authority names the primary under a new epoch from a minute ahead, as a failover's act window does. */
+async function activeFromAhead(): Promise<void> {
+  const authority = await authorityStore(stack().emulators).read();
+  const epoch = (authority?.epoch ?? 0) + 1;
+  const next = { active: "primary" as const, epoch, updated_at: Date.now(), reason: "test: failover" };
+  await authorityStore(stack().emulators).write({ ...next, active_from: Date.now() + 60_000 });
+}
