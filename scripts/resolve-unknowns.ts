@@ -1,13 +1,16 @@
 import { parseArgs } from "node:util";
 import {
+  type ActiveRegion,
   inheritedAcrossFailover,
   listUnsettled,
   loadConfig,
   paymentDeps,
   pspSecret,
   RESOURCE_ENV,
+  type RegionControl,
   regionGate,
   settleUnknowns,
+  unsafeOperatorResolverChecksOnce,
 } from "@eo/core";
 import { refusalOf } from "./lib/script-env";
 import { regionToActOn } from "./lib/target/authority";
@@ -31,15 +34,20 @@ import {
 // function has (its tables, queue, claim mode, tunables) built from the target; `--env` reads that environment from
 // the variables instead: AWS_REGION, REGION_ROLE, CLAIM_MODE (home or mrsc), the table names, EVENTS_QUEUE_URL,
 // PSP_URL and the PSP API key (PSP_API_KEY, or the linked PspApiKey under `sst shell`).
+// As the resolver function does, it acts only while the authority, read before each PSP call, names its Region under
+// the epoch it began with (from `active_from` on), and it stops acting at --max-seconds (default 25, within the act
+// window a failover waits out): no Lambda timeout bounds a laptop that sleeps in the middle of a pass.
 // Exit codes: 0 all examined payments settled (or, with --dry-run, listed); 1 some stayed unknown, an anomaly
-// (the PSP charged a FAILED payment) is listed, or the rate cap stopped the pass (run it again later); 2 usage, no
-// target or an odd environment, or the Region is the passive standby (nothing called, nothing changed).
-const usage = `usage: npm run resolve-unknowns -- --local|--stage <s> [--region <role>] [--dry-run] [--limit <n>]
+// (the PSP charged a FAILED payment) is listed, the rate cap stopped the pass (run it again later), or the pass
+// stopped at its time bound or found its Region passive mid-pass; 2 usage, no target or an odd environment, or the
+// Region is passive (not named, or not yet from its `active_from`: nothing called, nothing changed).
+const usage = `usage: npm run resolve-unknowns -- --local|--stage <s> [--region <role>] [--dry-run] [--limit <n>] [--max-seconds <s>]
 ${TARGET_USAGE}
 ${REGION_USAGE}
   --env                instead of --local/--stage: the resolver function's environment from the variables
   --dry-run            list what would be replayed; call nothing, change nothing
-  --limit <n>          at most n payments per state (default 100)`;
+  --limit <n>          at most n payments per state (default 100)
+  --max-seconds <s>    call the PSP for no row after s seconds from the start (default 25); the rest is left`;
 
 /** Puts the target Region's resolver environment in place (before any client is made); undefined with --env. */
 async function useTarget(v: { local?: boolean; stage?: string; env?: boolean; region?: string }) {
@@ -65,11 +73,14 @@ async function main(): Promise<number> {
       env: { type: "boolean", default: false },
       "dry-run": { type: "boolean", default: false },
       limit: { type: "string", default: "100" },
+      "max-seconds": { type: "string", default: "25" },
       help: { type: "boolean", default: false },
     },
   });
   const limit = Number(v.limit);
-  if (v.help || !Number.isInteger(limit) || limit < 1) {
+  const maxSeconds = Number(v["max-seconds"]);
+  const startedAt = Date.now();
+  if (v.help || !Number.isInteger(limit) || limit < 1 || !(maxSeconds >= 0)) {
     console.error(usage);
     return v.help ? 0 : 2;
   }
@@ -91,14 +102,9 @@ async function main(): Promise<number> {
     return 2;
   }
   const deps = paymentDeps();
-  const control = await regionGate(deps.config).control();
-  if (control?.active !== deps.config.regionRole) {
-    const why = control
-      ? `the ${control.active} Region is active (epoch ${control.epoch})`
-      : "no Region control record";
-    console.error(`this Region (${deps.config.regionRole}) is passive: ${why}; resolve in the active Region`);
-    return 2;
-  }
+  const gate = regionGate(deps.config);
+  const control = await activeControl(gate, deps.config.regionRole);
+  if (!control) return 2;
   const rows = await listUnsettled(deps, limit);
   console.log(
     `${rows.length} payment(s) to examine in ${where ?? `${deps.config.region} (from the environment)`}, ledger ${deps.config.ledgerTable}`,
@@ -114,9 +120,11 @@ async function main(): Promise<number> {
     return 0;
   }
   let n = 0;
+  const recheck = stillActing(gate, control, startedAt + maxSeconds * 1000);
   const report = await settleUnknowns(deps, {
     limit,
     epoch: control.epoch,
+    ...(unsafeOperatorResolverChecksOnce() ? {} : { stillActive: recheck.stillActive }),
     onProgress: (e) => {
       n += 1;
       console.log(`  [${n}/${rows.length}] ${e.payment_id}  ${e.from} -> ${e.to}`);
@@ -129,9 +137,48 @@ async function main(): Promise<number> {
   console.log(
     `summary: examined ${report.examined}, settled ${report.settled.length}, still unknown ${report.unresolved.length}` +
       `, anomalies ${report.anomalies.length}` +
-      (report.rateLimited ? ", stopped by the rate cap (run again)" : ""),
+      (report.rateLimited ? ", stopped by the rate cap (run again)" : "") +
+      (report.stoppedPassive ? `, ${recheck.why()}` : ""),
   );
-  return report.unresolved.length > 0 || report.anomalies.length > 0 || report.rateLimited ? 1 : 0;
+  const stopped = report.rateLimited || report.stoppedPassive === true;
+  return report.unresolved.length > 0 || report.anomalies.length > 0 || stopped ? 1 : 0;
+}
+
+/** The control if a read made now lets this Region act (its `active_from` passed); else says why, undefined. */
+async function activeControl(gate: ActiveRegion, role: string): Promise<RegionControl | undefined> {
+  if (unsafeOperatorResolverChecksOnce()) {
+    const once = await gate.control();
+    if (once?.active === role) return once;
+  }
+  const control = await gate.activeNow();
+  if (control) return control;
+  const seen = await gate.controlNow().catch(() => undefined);
+  const why = !seen
+    ? "no Region control record"
+    : seen.active === role
+      ? `it takes over at ${new Date(seen.active_from ?? 0).toISOString()} (epoch ${seen.epoch})`
+      : `the ${seen.active} Region is active (epoch ${seen.epoch})`;
+  console.error(`this Region (${role}) is passive: ${why}; resolve in the active Region`);
+  return undefined;
+}
+
+/**
+ * Asked before each PSP call, as the resolver function asks: whether the authority read now still names this Region
+ * under the epoch the run began with, and whether the run is still within its time bound.
+ */
+function stillActing(gate: ActiveRegion, control: RegionControl, untilMs: number) {
+  let why = "";
+  const stillActive = async () => {
+    if (Date.now() >= untilMs) {
+      why = `stopped at its time bound (--max-seconds) with rows left: run it again`;
+      return false;
+    }
+    const now = await gate.activeNow().catch(() => undefined);
+    if (now?.epoch === control.epoch) return true;
+    why = `stopped: this Region is passive now (the authority ${now ? `moved to epoch ${now.epoch}` : "no longer names it"}); resolve in the active Region`;
+    return false;
+  };
+  return { stillActive, why: () => why };
 }
 
 main().then(

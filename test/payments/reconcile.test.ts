@@ -106,6 +106,12 @@ describe("npm run reconcile", () => {
     const refunded = await ledgerRow("REFUNDED");
     await charge(refunded);
     const stale = await ledgerRow("UNKNOWN", { created_at: Date.now() - 2 * 3_600_000 });
+    // one order paid twice with two keys (issue 40): each row matches its own charge
+    const sameOrder = { caller: "u-rec", order_id: `o-${randomUUID()}` };
+    const once = await ledgerRow("SUCCEEDED", { ...sameOrder, created_at: Date.now() - 60_000 });
+    await charge(once);
+    const twice = await ledgerRow("SUCCEEDED", sameOrder);
+    await charge(twice);
     // act
     const run = await reconcileReport(Date.now() - 3 * 3_600_000, { PSP_URL: earlier.url });
     // assess
@@ -117,6 +123,8 @@ describe("npm run reconcile", () => {
     expect(run.found(failed)).toEqual(["failed-but-charged"]);
     expect(run.found(refunded)).toEqual(["refunded-not-refunded"]);
     expect(run.found(stale)).toEqual(["stale-unknown"]);
+    expect(run.found(once)).toEqual([]);
+    expect(run.found(twice)).toEqual(["duplicate-order"]);
     expect(run.report.too_recent).toBe(0);
   });
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { authorityStore } from "../../packages/local/src/region/control-table";
 import { regionHandlerEnv } from "../../packages/local/src/stack/handler-env";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
+import { makeActive } from "../support/regions";
 import { runScript } from "../support/run-script";
 import { snapshotTables } from "../support/tables";
 
@@ -74,6 +76,59 @@ describe("the resolver script, run by hand", () => {
   }, 90_000);
 });
 
+/** Two payments whose replies were lost, for a run to settle. */
+async function twoLostReplies(): Promise<string[]> {
+  stack().psp.setWebhookUrl(undefined);
+  const token = await api().token("u-bound");
+  await api().local("POST", "/faults", { psp_lose_reply: 2 });
+  const paid = [await api().pay(token, newKey(), order42()), await api().pay(token, newKey(), order42())];
+  return paid.map((p) => String(p.body.payment_id));
+}
+
+describe("the resolver script re-checks before each PSP call and stops at its time bound (issue 40)", () => {
+  it("calls the PSP for no row past --max-seconds: exit 1, the rows left for the next run", async () => {
+    // prepare
+    const ids = await twoLostReplies();
+    const pspCalls = stack().psp.requests();
+    // act: a bound already past, as for a laptop that slept between its check and its first row
+    const run = await resolveUnknowns(["--max-seconds", "0"]);
+    // assess
+    expect(run.code, run.out).toBe(1);
+    expect(run.out).toMatch(/summary: examined 0, .*stopped at its time bound/);
+    expect(stack().psp.requests()).toBe(pspCalls);
+    for (const id of ids) expect(run.out).not.toContain(`${id}  UNKNOWN ->`);
+    expect((await resolveUnknowns([])).code).toBe(0); // leave nothing unsettled for the next test
+  }, 90_000);
+
+  it("refuses while the authority names its Region but not yet (active_from ahead): exit 2, nothing called", async () => {
+    // prepare: a failover named this Region; it acts only after the act window
+    await twoLostReplies();
+    const pspCalls = stack().psp.requests();
+    await activeFromAhead();
+    // act
+    const early = await resolveUnknowns([]);
+    const callsAfterEarly = stack().psp.requests();
+    await makeActive(stack(), "primary", "test: the act window passed");
+    // assess
+    expect(early.code, early.out).toBe(2);
+    expect(early.out).toMatch(/this Region \(primary\) is passive: it takes over at /);
+    expect(callsAfterEarly).toBe(pspCalls);
+    expect((await resolveUnknowns([])).code).toBe(0); // leave nothing unsettled for the next test
+  }, 90_000);
+
+  it("counterfactual: a run that checks once replays every row past its bound", async () => {
+    // prepare
+    const ids = await twoLostReplies();
+    // act
+    const run = await resolveUnknowns(["--max-seconds", "0"], {
+      EO_TEST_UNSAFE_OPERATOR_RESOLVER_CHECKS_ONCE: "1",
+    });
+    // assess: both rows replayed at the PSP after the bound
+    expect(run.code, run.out).toBe(0);
+    for (const id of ids) expect(run.out).toMatch(new RegExp(`${id}\\s+UNKNOWN -> SUCCEEDED`));
+  }, 90_000);
+});
+
 /** Environments the script must refuse (undefined removes a variable), with what it must say. */
 const REFUSED_ENVIRONMENTS: Array<[NodeJS.ProcessEnv, RegExp]> = [
   [{ REGION_ROLE: undefined }, /REGION_ROLE must be "primary" or "standby" \(it is not set\)/],
@@ -86,3 +141,11 @@ const REFUSED_ENVIRONMENTS: Array<[NodeJS.ProcessEnv, RegExp]> = [
   ],
   [{ PSP_API_KEY: undefined }, /PspApiKey is not linked to this function and PSP_API_KEY is not set/],
 ];
+
+/** The authority names the primary under a new epoch from a minute ahead, as a failover's act window does. */
+async function activeFromAhead(): Promise<void> {
+  const authority = await authorityStore(stack().emulators).read();
+  const epoch = (authority?.epoch ?? 0) + 1;
+  const next = { active: "primary" as const, epoch, updated_at: Date.now(), reason: "test: failover" };
+  await authorityStore(stack().emulators).write({ ...next, active_from: Date.now() + 60_000 });
+}

@@ -20,6 +20,9 @@ const stack = useLocalStack({
   resolverEveryMs: 0,
   sweepsEveryMs: 0,
   asyncHalf: false,
+  // This file isolates the act window: the standby voids on one "not found" (issue 40's guard switched off), since a
+  // new Region that acts at once is otherwise also kept from voiding K by the not-found settle time since the switch.
+  standbyEnv: { EO_TEST_UNSAFE_VOID_ON_LAGGING_NOT_FOUND: "1" },
 });
 const primary = () => new ApiClient(stack().apiUrl);
 const standby = () => new ApiClient(stack().standbyUrl ?? "");

@@ -9,7 +9,16 @@ Object.assign(process.env, chaosEnv());
 
 afterEach(() => {
   delete process.env.EO_TEST_UNSAFE_TRUST_INHERITED_VOID_ON_PAY;
+  delete process.env.EO_TEST_UNSAFE_VOID_ON_LAGGING_NOT_FOUND;
 });
+
+/** The app of `trustingThe409`, sending k0 while the PSP's lookup by our reference lags (issue 40). */
+function whileTheLookupLags(api: ChaosApi) {
+  return async (trace: VoidedHere) => {
+    await api.local("POST", "/faults", { psp_search_lag: 1, n: 1 });
+    return trustingThe409(api)(trace);
+  };
+}
 
 // Issue 26, item 4. Resolve voids k0 in the primary under epoch e, and the primary fails with the tombstone
 // unshipped; the standby (e + 1) charges k0, loses the reply and fails with its row unshipped; back in the primary
@@ -17,6 +26,33 @@ afterEach(() => {
 // epoch and counts as the first, or after the key record's hour the ledger's tombstone).
 describe("a void of an earlier epoch", () => {
   const stack = useLocalStack(CHAOS_TWO_REGION_OPTIONS);
+
+  // First, before any test moves the shared clock: a failover stamps `active_from` on the wall clock, so after the
+  // clock was moved forward the settle time since it has passed at once (the lag test would then see a final one).
+  it("while the PSP's lookup lags, its 'not found' is not final: 202 PROCESSING with Retry-After, k0 kept, one charge", async () => {
+    // prepare
+    const api = new ChaosApi(stack().apiUrl);
+    // act
+    const { acted, charged, references } = await payAfterAnInheritedVoid(api, whileTheLookupLags(api));
+    // assess
+    expect(acted.again.status, JSON.stringify(acted.again.body)).toBe(202);
+    expect(acted.again.body).toMatchObject({ payment_id: references[0], state: "PROCESSING" });
+    expect(Number(acted.again.retryAfter)).toBeGreaterThan(0);
+    expect(acted.paid).toBeUndefined();
+    expect(charged).toEqual([references[0]]);
+  }, 180_000);
+
+  it("counterfactual: one lagging 'not found' is taken as final: 409, and the app's new key charges twice", async () => {
+    // prepare
+    process.env.EO_TEST_UNSAFE_VOID_ON_LAGGING_NOT_FOUND = "1";
+    const api = new ChaosApi(stack().apiUrl);
+    // act
+    const { acted, charged } = await payAfterAnInheritedVoid(api, whileTheLookupLags(api));
+    // assess
+    expect(acted.again.status).toBe(409);
+    expect(acted.paid?.status).toBe(201);
+    expect(charged).toHaveLength(2);
+  }, 180_000);
 
   it("POST /payments asks the PSP before it answers 409 key-voided: 201 as the payment, and one charge", async () => {
     // prepare

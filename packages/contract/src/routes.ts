@@ -82,11 +82,15 @@ export const ROUTES = {
     operationId: "resolvePayment",
     summary: "Did it go through? (an absent key becomes VOID)",
     description:
-      "Answers the key's state. A key the server has never seen becomes VOID in both stores, so the lost original can never charge; the app may then make a new key.",
+      "Answers the key's state. A key the server has never seen becomes VOID in both stores, so the lost original can never charge; the app may then make a new key. VOID only when the PSP's \"nothing was charged\" is final (at once where its lookup is read-after-write consistent, otherwise after PSP_NOT_FOUND_SETTLE_S since the active epoch's start): until then PROCESSING with Retry-After.",
     auth: "jwt",
     headers: keyHeader,
     responses: {
-      200: { description: "The key's state.", schema: ResolveResult },
+      200: {
+        description: "The key's state; PROCESSING carries Retry-After (when to ask again).",
+        schema: ResolveResult,
+        headers: retry,
+      },
       400: { description: "Missing or invalid key.", problems: ["bad-request"] },
       503: passive,
     },

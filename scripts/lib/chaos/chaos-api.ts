@@ -5,6 +5,8 @@ export interface Answer {
   status: number;
   body: Record<string, unknown>;
   replayed: boolean;
+  /** The Retry-After header, where the answer carries one. */
+  retryAfter?: string;
 }
 
 const CLIENT_TIMEOUT_MS = 6_000;
@@ -94,6 +96,7 @@ export class ChaosApi {
         status: res.status,
         body: parsed,
         replayed: res.headers.get("idempotent-replayed") === "true",
+        ...(res.headers.has("retry-after") ? { retryAfter: res.headers.get("retry-after") ?? "" } : {}),
       };
     } catch (err) {
       return { status: 0, body: { error: (err as Error).message }, replayed: false };

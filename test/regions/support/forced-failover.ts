@@ -3,6 +3,7 @@ import type { ChaosApi } from "../../../scripts/lib/chaos/chaos-api";
 import { History } from "../../../scripts/lib/chaos/history";
 import {
   failActiveRegion,
+  followActiveRegion,
   bringBackRegions as recoverRegions,
 } from "../../../scripts/lib/chaos/region-nemesis";
 import { payWithSlot } from "../../support/pay-with-slot";
@@ -28,6 +29,36 @@ export async function resolveAfterForcedFailover(api: ChaosApi) {
 }
 
 /**
+ * Issue 40's trace: the old Region charges and dies after the PSP answered (`crash_at: pay.after_psp`), before its
+ * claim and row replicate; a forced failover names the other Region, whose lookup by our reference lags
+ * (`psp_search_lag`). The app asks "did it go through?", pays again with a new key on VOID, and asks about the
+ * first key again once the lag is over. The PSP's charges for the order are counted before replication resumes.
+ */
+export async function resolveWhileLookupLags(api: ChaosApi) {
+  const caller = `rl-${Date.now().toString(36)}`;
+  const keys = [`${caller}-k0`, `${caller}-k1`] as const;
+  const body = { order_id: "o1", amount: 3_000, currency: "USD", payment_method: "pm_card_visa" };
+  const order = { ...body, merchant_id: `${caller}-m1` };
+  const history = new History();
+  await followActiveRegion(api); // a trace before this one may have left the other Region active
+  await api.local("POST", "/replication", { paused: true });
+  await api.local("POST", "/faults", { crash_at: "pay.after_psp", n: 1 });
+  const died = await payWithSlot(api, caller, keys[0], order);
+  await failActiveRegion(api, history);
+  await api.local("POST", "/faults", { psp_search_lag: 1, n: 1 });
+  const lagging = await api.resolve(caller, keys[0]);
+  const paid = lagging.body.state === "VOID" ? await payWithSlot(api, caller, keys[1], order) : undefined;
+  const after = await api.resolve(caller, keys[0]);
+  const charged = await chargedOf(
+    api,
+    keys.map((k) => paymentIdOf(caller, k)),
+  );
+  await api.local("POST", "/replication", { paused: false });
+  await recoverRegions(api, history);
+  return { died, lagging, paid, after, charged, first: paymentIdOf(caller, keys[0]) };
+}
+
+/**
  * Part 9 twice over (found by the fault checker): the primary dies after its durable guard, before the PSP, and
  * fails before the row replicates; in the standby, resolve finds no trace and voids the key, and the app pays with
  * a new key. The primary comes back, then the standby fails before its tombstone replicates, and a forced failover
@@ -42,7 +73,7 @@ export async function voidLostWithItsRegion(api: ChaosApi) {
   await api.local("POST", "/faults", { crash_at: "pay.after_guard", n: 1 });
   const died = await payWithSlot(api, caller, `${caller}-k0`, body);
   await failActiveRegion(api, history);
-  const voided = await api.resolve(caller, `${caller}-k0`);
+  const voided = await resolveWhenFinal(api, caller, `${caller}-k0`);
   const paid = await payWithSlot(api, caller, `${caller}-k1`, body);
   await failActiveRegion(api, history);
   await api.local("POST", "/replication", { paused: false });
@@ -113,7 +144,7 @@ async function voidedHereChargedElsewhere(api: ChaosApi, prefix: string) {
   };
   const history = new History();
   await api.local("POST", "/replication", { paused: true });
-  const voided = await api.resolve(caller, keys[0]);
+  const voided = await resolveWhenFinal(api, caller, keys[0]);
   await failActiveRegion(api, history);
   await api.local("POST", "/faults", { psp_lose_reply: 1, n: 1 });
   const lost = await payWithSlot(api, caller, keys[0], body);
@@ -130,4 +161,16 @@ async function voidedHereChargedElsewhere(api: ChaosApi, prefix: string) {
 async function chargedOf(api: ChaosApi, references: string[]): Promise<string[]> {
   const charges = await api.local<Array<{ reference: string }>>("GET", "/psp/charges");
   return charges.filter((c) => references.includes(c.reference)).map((c) => c.reference);
+}
+
+/** The not-found settle time of these stacks (`PSP_NOT_FOUND_SETTLE_S`, its default). */
+const NOT_FOUND_SETTLE_S = 600;
+
+// The generic PSP's lookup may lag: after a failover its "not found" is final only once the settle time has passed
+// since the epoch began (issue 40), and resolve answers PROCESSING until then; the app asks again at Retry-After.
+async function resolveWhenFinal(api: ChaosApi, caller: string, key: string) {
+  const answer = await api.resolve(caller, key);
+  if (answer.body.state !== "PROCESSING") return answer;
+  await api.local("POST", "/clock", { advance_s: NOT_FOUND_SETTLE_S });
+  return api.resolve(caller, key);
 }

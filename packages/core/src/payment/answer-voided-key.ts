@@ -8,7 +8,8 @@ import { type Rendered, renderFinal, renderPayment, renderProcessing } from "./r
 
 /**
  * Answers a POST /payments whose key is voided: 409 key-voided, unless the void is of an earlier Region epoch
- * than today's and the PSP holds something for our reference, which then answers as the payment.
+ * than today's and the PSP holds something for our reference, which then answers as the payment (202 PROCESSING
+ * while its "nothing" may be a lagging lookup, issue 40).
  */
 export async function answerVoidedKey(
   deps: PaymentDeps,
@@ -23,7 +24,11 @@ export async function answerVoidedKey(
   if (!found) throw voided;
   const answer = renderPayment(rowOf(deps, p, found));
   // Nothing ran for this request: the charge is an earlier attempt's, so its answer is a replay.
-  return answer.kind === "final" ? renderFinal(answer, true) : renderProcessing(p.payment_id);
+  if (answer.kind === "final") return renderFinal(answer, true);
+  const processing = renderProcessing(p.payment_id);
+  // A "nothing charged" not final yet (a lookup that may lag) says when it will be.
+  const retryAfterS = found.state === "PROCESSING" ? found.retryAfterS : undefined;
+  return retryAfterS ? { ...processing, headers: { "retry-after": String(retryAfterS) } } : processing;
 }
 
 // The payment as the PSP and this request describe it: the Region that charged it holds the row, and this one

@@ -1,4 +1,5 @@
 import { budgetGate, countPspCall } from "../psp-budget/within-budget";
+import { type EpochNow, notFoundFinalAt, retryAfterSUntil } from "./not-found-final";
 import type { PaymentDeps } from "./payment-deps";
 import { unsafeVoidWithoutPspLookup } from "./payment-test-switches";
 import { maxWaitOf } from "./replay-charge";
@@ -7,11 +8,15 @@ import { maxWaitOf } from "./replay-charge";
 export type ChargeFound =
   | { state: "SUCCEEDED"; psp_charge: string }
   | { state: "FAILED"; decline_code: string; psp_charge?: string }
-  | { state: "PROCESSING" };
+  /** `retryAfterS`: when to ask again about a "not found" that is not final yet (a lookup that may lag). */
+  | { state: "PROCESSING"; retryAfterS?: number };
 
-/** How an operation learns the Region control's epoch now; read only when a void is met, the one place it matters. */
+/**
+ * How an operation learns the Region control's epoch now, and when it began: read only when a void or a "not found"
+ * is met, the places it matters. A caller reads the authority at most once per request for it.
+ */
 export interface EpochContext {
-  epochNow?: () => Promise<number | undefined>;
+  controlNow?: () => Promise<EpochNow | undefined>;
 }
 
 /**
@@ -19,11 +24,17 @@ export interface EpochContext {
  * is asked by our reference. With one Region the locator alone proves absence; after a forced
  * failover it does not, since the old Region's last second (its claim, locator and PSP call) never replicated.
  * Voiding then would tell the app "make a new key" for a key the PSP charged: a second charge (found by the
- * fault checker). Only a lookup that found nothing lets the void go on (undefined). A charge answers SUCCEEDED
+ * fault checker). Only a lookup that found nothing, and whose "nothing" is final (`notFoundFinalAt`: a lookup that
+ * may lag is trusted only after the settle time since the epoch began), lets the void go on (undefined); a "nothing"
+ * not final yet answers PROCESSING, with when to ask again. A charge answers SUCCEEDED
  * and a decline FAILED, as the old Region told the app; an unknown answers PROCESSING, and the app keeps
  * waiting or retries the same key. The row itself comes with the old Region's recovery or that retry.
  */
-export async function chargeAtPsp(deps: PaymentDeps, paymentId: string): Promise<ChargeFound | undefined> {
+export async function chargeAtPsp(
+  deps: PaymentDeps,
+  paymentId: string,
+  context: EpochContext,
+): Promise<ChargeFound | undefined> {
   if (unsafeVoidWithoutPspLookup()) return undefined;
   const untilMs = deps.clock.now() + deps.config.deadlineMs;
   // No row here says when it was sent: the adapter's default window; each request takes its own budget slot.
@@ -36,7 +47,7 @@ export async function chargeAtPsp(deps: PaymentDeps, paymentId: string): Promise
     "live",
     await deps.psp.findCharge(paymentId, untilMs - deps.clock.now(), "live", { gate }),
   );
-  if (reply.kind === "not-found") return undefined;
+  if (reply.kind === "not-found") return notFoundAnswer(deps, context);
   // A charge refunded since still went through: the app must not pay again with a new key (resolve has no REFUNDED).
   if (reply.kind === "done") return { state: "SUCCEEDED", psp_charge: reply.id };
   if (reply.kind === "declined")
@@ -58,7 +69,15 @@ export async function chargedSinceVoid(
   voidEpoch: number | undefined,
   context: EpochContext,
 ): Promise<ChargeFound | undefined> {
-  const epoch = await context.epochNow?.();
+  const epoch = (await context.controlNow?.())?.epoch;
   if (epoch === undefined || (voidEpoch ?? 1) >= epoch) return undefined;
-  return chargeAtPsp(deps, paymentId);
+  return chargeAtPsp(deps, paymentId, context);
+}
+
+// A "not found" that may be a lagging index answers PROCESSING until it is final; the epoch's start is read only here.
+async function notFoundAnswer(deps: PaymentDeps, context: EpochContext): Promise<ChargeFound | undefined> {
+  if (deps.psp.lookupConsistent) return undefined;
+  const finalAt = notFoundFinalAt(deps, await context.controlNow?.());
+  const now = deps.clock.now();
+  return now >= finalAt ? undefined : { state: "PROCESSING", retryAfterS: retryAfterSUntil(finalAt, now) };
 }

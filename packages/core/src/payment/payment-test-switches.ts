@@ -140,3 +140,11 @@ export const unsafeNoRefundTakeBack = (): boolean => process.env.EO_TEST_UNSAFE_
  * UNKNOWN (PROCESSING to the buyer) after the PSP has charged it, until the key is forgotten.
  */
 export const unsafeReplayOpenCharge = (): boolean => process.env.EO_TEST_UNSAFE_REPLAY_OPEN_CHARGE === "1";
+
+/**
+ * EO_TEST_UNSAFE_OPERATOR_RESOLVER_CHECKS_ONCE=1 makes `npm run resolve-unknowns` check the Region control once,
+ * ignoring `active_from`, and replay every row with no check before each PSP call and no time bound, as before issue
+ * 40: a run that began before a failover (or on a laptop that slept) goes on charging in the Region no longer active.
+ */
+export const unsafeOperatorResolverChecksOnce = (): boolean =>
+  process.env.EO_TEST_UNSAFE_OPERATOR_RESOLVER_CHECKS_ONCE === "1";

@@ -1,30 +1,37 @@
 import { paymentIdOf, scopeOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
-import { chargeAtPsp, chargedSinceVoid, type EpochContext } from "./charged-elsewhere";
+import { type ChargeFound, chargeAtPsp, chargedSinceVoid, type EpochContext } from "./charged-elsewhere";
 import type { PaymentDeps } from "./payment-deps";
 import { unsafeTrustInheritedVoid } from "./payment-test-switches";
 
 export type ResolveState = "PROCESSING" | "SUCCEEDED" | "FAILED" | "VOID";
 
-/** How a resolve learns the Region control's epoch now (see `chargedSinceVoid`). */
+/** A resolve's answer; `retryAfterS` (for the Retry-After header, not the body): when to ask again. */
+export interface Resolved {
+  state: ResolveState;
+  payment_id?: string;
+  retryAfterS?: number;
+}
+
+/** How a resolve learns the Region control's epoch now and its start (see `chargedSinceVoid`, `chargeAtPsp`). */
 export type ResolveContext = EpochContext;
 
 /**
  * The app's "did it go through?" (Part 4, RESOLVE): a key that is found answers its state; an absent
  * key that the PSP has no charge for is voided in both stores, insert-if-absent, so that a late original can
- * never run.
+ * never run; a "no charge" that may be a lagging lookup answers PROCESSING until it is final (issue 40).
  */
 export async function resolveKey(
   deps: PaymentDeps,
   caller: string,
   key: string,
   context: ResolveContext = {},
-): Promise<{ state: ResolveState; payment_id?: string }> {
+): Promise<Resolved> {
   const found = await lookUp(deps, caller, key, context);
   if (found) return found;
   const paymentId = paymentIdOf(caller, key);
-  const atPsp = await chargeAtPsp(deps, paymentId);
-  if (atPsp) return { state: atPsp.state, payment_id: paymentId };
+  const atPsp = await chargeAtPsp(deps, paymentId, context);
+  if (atPsp) return foundAt(atPsp, paymentId);
   const scope = scopeOf(caller, key);
   const inTheWay = await deps.claims.table.void(scope);
   if (inTheWay && inTheWay.status !== "VOID") return { state: "PROCESSING", payment_id: paymentId };
@@ -65,11 +72,16 @@ async function foundSinceVoid(
   key: string,
   voidEpoch: number | undefined,
   context: ResolveContext,
-): Promise<{ state: ResolveState; payment_id: string } | undefined> {
+): Promise<Resolved | undefined> {
   if (unsafeTrustInheritedVoid()) return undefined;
   const paymentId = paymentIdOf(caller, key);
   const found = await chargedSinceVoid(deps, paymentId, voidEpoch, context);
-  return found ? { state: found.state, payment_id: paymentId } : undefined;
+  return found ? foundAt(found, paymentId) : undefined;
+}
+
+function foundAt(found: ChargeFound, paymentId: string): Resolved {
+  const retry = found.state === "PROCESSING" && found.retryAfterS ? { retryAfterS: found.retryAfterS } : {};
+  return { state: found.state, payment_id: paymentId, ...retry };
 }
 
 function stateOf(row: PaymentRow): { state: ResolveState; payment_id: string } {

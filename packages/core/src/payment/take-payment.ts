@@ -40,7 +40,7 @@ export interface TakePaymentInput {
 
 /**
  * Builds POST /payments: claim, durable guard, PSP call with the derived key, and an answer to every repeat; a
- * void of an earlier Region epoch than the one `epochNow` reads is first checked at the PSP.
+ * void of an earlier Region epoch than the one `controlNow` reads is first checked at the PSP.
  */
 export function makeTakePayment(
   deps: PaymentDeps,

@@ -11,6 +11,9 @@ const MAX_PAGES = 20;
 
 /** The PSP over HTTP (Stripe-like): JSON bodies, Idempotency-Key, bearer secret key. */
 export class HttpPsp implements PspPort {
+  // Its lookup lists by reference from an index that may lag behind the charge (the `psp_search_lag` fault).
+  readonly lookupConsistent = false;
+
   constructor(
     private readonly baseUrl: string,
     /** The key, or where to read it on each call (a function without the PSP secret fails only if it calls the PSP). */

@@ -64,6 +64,12 @@ export type PspOrigin = "live" | "resolver";
 
 /** The card processor, always called with a derived idempotency key. */
 export interface PspPort {
+  /**
+   * Whether `findCharge` is read-after-write consistent: a charge the PSP made is found by the next lookup (Stripe's
+   * list). When false (a search index that may lag), "not found" proves nothing was charged only after the PSP's
+   * not-found settle time (`PSP_NOT_FOUND_SETTLE_S`).
+   */
+  readonly lookupConsistent: boolean;
   charge(key: string, params: ChargeParams, timeoutMs: number, origin?: PspOrigin): Promise<PspReply>;
   /** `bodyVersion`: the payment's stamped body version (absent: 1), as for its charge. */
   refund(

@@ -13,6 +13,8 @@ import { chargeErrorReply, intentReply, refundErrorReply, refundReply } from "./
  * stripe-lookup). The reply's id of a charge is the PaymentIntent's id (`pi_…`): it is what a refund names.
  */
 export class StripePsp implements PspPort {
+  // Its lookup is a list of PaymentIntents by creation time, which is read-after-write consistent (never search).
+  readonly lookupConsistent = true;
   private client: Stripe | undefined;
 
   constructor(

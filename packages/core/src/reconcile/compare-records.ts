@@ -1,3 +1,5 @@
+import { duplicateOrders } from "./duplicate-orders";
+
 /** A PSP charge as its list API shows it. */
 export interface PspChargeRecord {
   id: string;
@@ -17,6 +19,9 @@ export interface LedgerPayment {
   currency: string;
   psp_charge?: string;
   created_at: number;
+  /** The owner and their order id, for the check per order (absent on rows written without them). */
+  caller?: string;
+  order_id?: string;
 }
 
 /** The kinds of discrepancy, as the report names them. */
@@ -27,7 +32,8 @@ export type DiscrepancyKind =
   | "currency-mismatch"
   | "failed-but-charged"
   | "refunded-not-refunded"
-  | "stale-unknown";
+  | "stale-unknown"
+  | "duplicate-order";
 
 /** One thing the PSP and the ledger disagree on, named by the payment and, where there is one, the charge. */
 export interface Discrepancy {
@@ -85,7 +91,10 @@ export function reconcile(
   const orphans = chargesWithoutRow(succeeded, rowIds, o.recentFromMs);
   // A look-back row that no charge names belongs to an earlier period, whose run judged it.
   const judged = rows.filter((r) => r.created_at >= o.sinceMs || byReference.has(r.payment_id));
-  const out: Discrepancy[] = [...orphans.discrepancies];
+  const out: Discrepancy[] = [
+    ...orphans.discrepancies,
+    ...duplicateOrders(rows, byReference, new Set(judged.map((r) => r.payment_id))),
+  ];
   const sums: Record<string, number> = {};
   let matched = 0;
   for (const r of judged) {

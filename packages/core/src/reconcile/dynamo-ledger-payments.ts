@@ -40,7 +40,7 @@ export async function ledgerPayments(
           ":d": DECLINE_FACT_SK,
         },
         ProjectionExpression:
-          "pk, sk, payment_id, #s, amount, currency, psp_charge, psp_refund, decline_code, refund_attempt, created_at",
+          "pk, sk, payment_id, #s, amount, currency, psp_charge, psp_refund, decline_code, refund_attempt, created_at, caller, order_id",
         ExpressionAttributeNames: { "#s": "state", "#at": "at" },
         ExclusiveStartKey: start,
       }),
@@ -62,6 +62,15 @@ function merged(items: readonly Scanned[]): LedgerPayment[] {
     .map((row) => {
       const m = mergeFacts(row, unsafeRowsLastWriterWins() ? [] : (facts.get(row.pk) ?? []));
       const { payment_id, state, amount, currency, psp_charge, created_at } = m;
-      return { payment_id, state, amount, currency, created_at, ...(psp_charge ? { psp_charge } : {}) };
+      const owner = row.caller && row.order_id ? { caller: row.caller, order_id: row.order_id } : {};
+      return {
+        payment_id,
+        state,
+        amount,
+        currency,
+        created_at,
+        ...owner,
+        ...(psp_charge ? { psp_charge } : {}),
+      };
     });
 }

@@ -1,5 +1,5 @@
 import { makeTakePayment, parseIdempotencyKey, parsePaymentBody, paymentDeps } from "@eo/core";
-import { epochNow } from "../shared/epoch-now";
+import { epochContext } from "../shared/epoch-now";
 import { bodyOf, callerOf, emailOf, httpHandler } from "../shared/http-handler";
 import { logger } from "../shared/observability";
 
@@ -14,7 +14,7 @@ export const handler = httpHandler("create-payment", async (event) => {
   const answer = await takePayment(
     { caller, key, request, email: emailOf(event), arrivalMs: event.requestContext.timeEpoch },
     // A void of an earlier epoch than today's is checked at the PSP before a 409 key-voided (issue 26).
-    { epochNow },
+    epochContext(),
   );
   logger.info("payment answered", { payment_id: answer.body.payment_id, status: answer.status });
   return answer;

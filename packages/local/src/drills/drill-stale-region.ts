@@ -48,7 +48,7 @@ export async function drillStaleRegion(
     );
     await loseR1(stack, api, T, which, { token, key: keys.K, body });
     await failOver(stack, T);
-    const voided = await api.resolve("R2", token, keys.K);
+    const voided = await resolveWhenFinal(api, T, token, keys.K);
     T.mark(
       "R2",
       "app",
@@ -156,4 +156,26 @@ async function r1ActsAgain(stack: LocalStack, api: DrillApi, T: Timeline, which:
   await api.local("R1", "POST", "/replication", { paused: false });
   await stack.replicator?.awaitIdle(30_000);
   return { retryStatus: retry.status, resolverPassive };
+}
+
+/** The not-found settle time of the drill's stack (`PSP_NOT_FOUND_SETTLE_S`, its default). */
+const NOT_FOUND_SETTLE_S = 600;
+
+// The generic PSP's lookup may lag: R2's "not found" is final only once the settle time has passed since its epoch
+// began (issue 40), and until then resolve answers PROCESSING; the app asks again at Retry-After until it is final.
+async function resolveWhenFinal(api: DrillApi, T: Timeline, token: string, key: string) {
+  const first = await api.resolve("R2", token, key);
+  if (first.body.state !== "PROCESSING") return first;
+  T.mark(
+    "R2",
+    "app",
+    `did K go through? → ${first.status} PROCESSING: R2's "not found" may be a lagging lookup`,
+  );
+  await api.local("R2", "POST", "/clock", { advance_s: NOT_FOUND_SETTLE_S });
+  T.mark(
+    "-",
+    "clock",
+    `+${NOT_FOUND_SETTLE_S} s: the not-found settle time since R2's epoch began has passed`,
+  );
+  return api.resolve("R2", token, key);
 }
