@@ -18,7 +18,9 @@ const GUARDS = [
   {
     guard: "no-durable-guard",
     within: 40,
-    seedFailure: /one-charge-per-key|one-charge-per-order|no-lost-payment|answers-agree/,
+    // A payment run a second time (Branch X) can surface first as a second receipt for it (emails-bounded) when the
+    // two runs race on a loaded machine (seen in a CI run at 2,300 s).
+    seedFailure: /one-charge-per-key|one-charge-per-order|no-lost-payment|answers-agree|emails-bounded/,
   },
   { guard: "new-key-per-retry", within: 40, seedFailure: /one-charge-per-order/ },
   { guard: "no-notification-record", within: 40, seedFailure: /alerts-bounded/ },

@@ -27,7 +27,7 @@ describe("the local on-call console in headless Chromium", () => {
     await page.waitForText((t) => /refreshed .* \(every 2 s\)/.test(t), 30_000, "#refreshed");
     const token = await primary().token("buyer-console");
     // act 1: one payment answered, one whose PSP reply is lost
-    const paid = await primary().pay(token, newKey(), order42());
+    const paid = await primary().payAsPhone(token, newKey(), order42());
     await primary().local("POST", "/faults", { psp_lose_reply: 1 });
     const lost = await primary().pay(token, newKey(), order42());
     // assess 1: the page shows it after it refreshed, not only its JSON

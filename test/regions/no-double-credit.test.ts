@@ -36,7 +36,7 @@ async function paidAndCredited(merchant: string): Promise<PaymentEvent> {
   await eventually(
     async () =>
       (await primary().local("GET", `/merchants/${merchant}`)).body.credits === 1 ? true : undefined,
-    10_000,
+    30_000, // a loaded 2-core machine runs the relay and the worker late
     "the primary's credit",
   );
   const id = String(paid.body.payment_id);

@@ -63,7 +63,9 @@ async function failoverMidPass() {
   await makeActive(stack(), "standby", "test: a failover in the middle of a resolver pass");
   const voided = await standby().resolve(token, k2);
   const repaid =
-    voided.body.state === "VOID" ? await standby().pay(token, k3, order42({ order_id: "o2" })) : undefined;
+    voided.body.state === "VOID"
+      ? await standby().payAsPhone(token, k3, order42({ order_id: "o2" }))
+      : undefined;
   await makeActive(stack(), "primary", "test: and back, before the pass goes on");
   const report = (await pass).body.result as { stoppedPassive?: boolean; examined: number } | undefined;
   await new Promise((r) => setTimeout(r, 1_000)); // K3's charge, if its reply was late, is at the PSP by now

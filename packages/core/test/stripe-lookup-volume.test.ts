@@ -65,6 +65,10 @@ describe("lost PSP reply in an account of 50,000 intents a day (issue 39): the l
 // without recorded sends (older than issue 39) lists its fallback window, 3,000 intents in 30 pages.
 const SANDBOX = { rateLimits: { perAccount: 100, perEndpoint: 25 }, searchRatePerS: 20 };
 const READS_AT_20 = { accountPerS: 80, endpointPerS: 20, resolverPerS: 20 };
+// The same shape at a lower cap (12/s, reads' share 10/s), for the pair that compares the guard with its absence:
+// unguarded pages outrun 12/s even on a loaded 2-core machine (the sandbox's 25/s they did not always outrun).
+const SANDBOX_AT_12 = { rateLimits: { perAccount: 100, perEndpoint: 12 }, searchRatePerS: 20 };
+const READS_AT_10 = { accountPerS: 80, endpointPerS: 10, resolverPerS: 10 };
 
 async function oldRowWithManyPages(r: LookupRig) {
   const t0 = r.clock.now();
@@ -76,7 +80,7 @@ async function oldRowWithManyPages(r: LookupRig) {
 describe("a resolver lookup of many pages at the sandbox's cap (issue 39): one budget slot per request", () => {
   it("each page waits for its own slot: no 429 at the PSP, and the lookup finishes", async () => {
     // prepare
-    rig = await startLookupRig(SANDBOX, READS_AT_20);
+    rig = await startLookupRig(SANDBOX_AT_12, READS_AT_10);
     const row = await oldRowWithManyPages(rig);
     // act
     const found = await replayCharge(rig.deps, row, rig.clock.now() + PASS_MS, { origin: "resolver" });
@@ -88,7 +92,7 @@ describe("a resolver lookup of many pages at the sandbox's cap (issue 39): one b
 
   it("guard off (EO_TEST_UNSAFE_ONE_SLOT_PER_LOOKUP=1): the pages go faster than the cap and the PSP answers 429", async () => {
     // prepare
-    rig = await startLookupRig(SANDBOX, READS_AT_20);
+    rig = await startLookupRig(SANDBOX_AT_12, READS_AT_10);
     const row = await oldRowWithManyPages(rig);
     process.env.EO_TEST_UNSAFE_ONE_SLOT_PER_LOOKUP = "1";
     // act
