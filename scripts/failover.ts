@@ -24,7 +24,8 @@ import { chooseTarget, TARGET_OPTIONS, TARGET_USAGE } from "./lib/target/target-
 const usage = `usage: npm run failover -- --to standby|primary [--dry-run] [--force] [--local|--stage <s>] [--json]
   --to <region>        the Region to make active (primary or standby)
   --dry-run            print the plan and the pre-checks' numbers; change nothing
-  --force              fail over although the old Region does not answer (it is fenced through the authority, not drained)
+  --force              fail over without draining the old Region: it does not answer, or answers you but is cut off
+                       from its peer (it is fenced through the authority, not drained)
 ${TARGET_USAGE}
   --outputs <file>     alone: a stage's outputs file as it is, its stage unchecked
   --verify-hours <h>   check the PSP's charges of the last h hours (default 6)

@@ -10,6 +10,8 @@ export async function drillFailover(
   to: RegionRole,
   force: boolean,
   say: (line: string) => void,
+  /** A test's shorter waits (a canary timeout), over the local ones. */
+  overrides: { canaryTimeoutMs?: number } = {},
 ) {
   const port = (url: string | undefined) => new URL(url ?? "http://127.0.0.1:0").origin;
   const sides = localSides({
@@ -27,6 +29,7 @@ export async function drillFailover(
     { to, dryRun: false, force },
     {
       ...LOCAL_FAILOVER_SETTINGS,
+      ...overrides,
       psp: { url: stack.psp.url, apiKey: localPspKey(stack.pspDialect), psp: stack.pspDialect },
     },
   );

@@ -59,6 +59,13 @@ export const DRILLS: Record<string, Drill> = {
     stack: twoRegions,
     run: (s, p) => drillStaleRegion(s, "F4", "authority", p),
   },
+  "F4-operator-reaches": {
+    description:
+      "F4 in AWS's shape of a partition: the old Region is cut off from its peer and the authority, but the operator still reaches it; the failover is forced",
+    seedCount: true,
+    stack: twoRegions,
+    run: (s, p) => drillStaleRegion(s, "F4-operator-reaches", "authority", p),
+  },
   "F4-own-copy": {
     description: "counterfactual of F4: each Region trusts its own copy of the control, not the authority",
     seedCount: false,

@@ -55,21 +55,26 @@ export function localSides(t: LocalTargets): FailoverSides {
     const db = clientIn(t, t.regions[role]);
     const api = t.apis[role];
     // A partitioned Region runs, but locally it is cut off from the operator's data-plane calls too, as an AWS
-    // Region whose network is split would be from an operator outside it.
-    const isUp = async () => {
+    // Region whose network is split would be from an operator outside it; unless the partition has AWS's shape
+    // (`operator_reaches`), where this machine still reaches its tables though its peer and the authority do not.
+    const seen = async () => {
       const regions = (await getJson(`${api}/_local/regions`)) as {
-        regions?: Record<string, { up?: boolean; partitioned?: boolean }>;
+        regions?: Record<string, { up?: boolean; partitioned?: boolean; operator_reaches?: boolean }>;
       };
       const r = regions.regions?.[role];
-      return r?.up === true && r.partitioned !== true;
+      const up = r?.up === true && (r.partitioned !== true || r.operator_reaches === true);
+      return { up, partitioned: r?.partitioned === true };
     };
+    const isUp = async () => (await seen()).up;
     const tables = { control: "control", claims: "claims", ledger: "ledger" };
     const inner = dynamoSide(role, t.regions[role], db, tables, {
       health: async () => {
-        const up = await isUp();
+        const { up, partitioned } = await seen();
         return {
           ok: up,
-          detail: up ? `${api} answers, Region up` : `${api} answers, but the Region is down or partitioned`,
+          detail: up
+            ? `${api} answers, Region up${partitioned ? " (partitioned, but this machine reaches it)" : ""}`
+            : `${api} answers, but the Region is down or partitioned`,
         };
       },
       runJob: (job, event) => runLocalJob(api, role, job, event),

@@ -2,6 +2,7 @@ import type { RegionRole } from "@eo/core";
 
 const SLOT: Record<RegionRole, number> = { primary: 0, standby: 1 };
 const PARTITIONED = 2;
+const OPERATOR_REACHES = 4;
 
 /**
  * Whether each local Region is up, and whether it is cut off: what `POST /_local/regions/{region}/fail`,
@@ -12,7 +13,7 @@ export class RegionFlags {
   readonly buffer: SharedArrayBuffer;
   private readonly flags: Int32Array;
 
-  constructor(buffer: SharedArrayBuffer = new SharedArrayBuffer(16)) {
+  constructor(buffer: SharedArrayBuffer = new SharedArrayBuffer(32)) {
     this.buffer = buffer;
     this.flags = new Int32Array(buffer);
   }
@@ -24,6 +25,14 @@ export class RegionFlags {
   /** Whether the Region runs but cannot reach the authority or the other Region. */
   isPartitioned(role: RegionRole): boolean {
     return Atomics.load(this.flags, PARTITIONED + SLOT[role]) === 1;
+  }
+
+  /**
+   * Whether a partitioned Region is still reached by an operator's machine (AWS's shape of a partition): its tables
+   * answer the failover command, though the Region reaches neither its peer nor the authority.
+   */
+  operatorReaches(role: RegionRole): boolean {
+    return Atomics.load(this.flags, OPERATOR_REACHES + SLOT[role]) === 1;
   }
 
   /** Whether the Region can reach the authority and the other Region: up and not partitioned. */
@@ -39,11 +48,13 @@ export class RegionFlags {
     Atomics.store(this.flags, SLOT[role], 0);
   }
 
-  partition(role: RegionRole): void {
+  partition(role: RegionRole, operatorReaches = false): void {
+    Atomics.store(this.flags, OPERATOR_REACHES + SLOT[role], operatorReaches ? 1 : 0);
     Atomics.store(this.flags, PARTITIONED + SLOT[role], 1);
   }
 
   heal(role: RegionRole): void {
     Atomics.store(this.flags, PARTITIONED + SLOT[role], 0);
+    Atomics.store(this.flags, OPERATOR_REACHES + SLOT[role], 0);
   }
 }

@@ -35,12 +35,32 @@ export async function regionsRoute(
   if (!ROLES.includes(role)) {
     return { status: 404, body: problem(404, "Not Found", `no Region ${m[1]}; Regions: primary, standby`) };
   }
-  const change = { fail: "fail", recover: "recover", partition: "partition", heal: "heal" } as const;
-  src.flags[change[m[2] as keyof typeof change]](role);
+  const change = m[2] as "fail" | "recover" | "partition" | "heal";
+  if (change === "partition") {
+    const shape = partitionShape(body);
+    if (typeof shape === "string") return { status: 400, body: problem(400, "Bad Request", shape) };
+    src.flags.partition(role, shape.operatorReaches);
+  } else src.flags[change](role);
   // A Region down or cut off ships nothing and receives nothing; its unshipped writes wait, as in AWS.
   if (src.flags.isConnected(role)) src.replicator?.recoverRegion(role);
   else src.replicator?.failRegion(role);
   return { status: 200, body: await regionsView(src) };
+}
+
+/**
+ * The partition's shape from its body: `{"operator_reaches": true}` is AWS's (the operator's machine still reaches
+ * the Region's tables); none, or false, cuts the operator off too. A string is why the body is refused.
+ */
+function partitionShape(body: Buffer): { operatorReaches: boolean } | string {
+  let asked: { operator_reaches?: unknown };
+  try {
+    asked = JSON.parse(body.toString("utf8") || "{}");
+  } catch {
+    return 'the body must be JSON such as {"operator_reaches": true}, or empty';
+  }
+  const reaches = asked?.operator_reaches;
+  if (reaches !== undefined && typeof reaches !== "boolean") return "operator_reaches must be true or false";
+  return { operatorReaches: reaches === true };
 }
 
 /**
@@ -94,6 +114,9 @@ function regionView(
   return {
     up: src.flags.isUp(role),
     partitioned: src.flags.isPartitioned(role),
+    // AWS's shape of a partition: cut off from its peer and the authority, but the operator's machine reaches it.
+    operator_reaches:
+      src.flags.isUp(role) && (!src.flags.isPartitioned(role) || src.flags.operatorReaches(role)),
     reaches_authority: reaches,
     acts_as: acts,
     control: copy ?? null,

@@ -16,3 +16,10 @@ export const unsafeVerifyPresenceOnly = (): boolean =>
 /** EO_TEST_UNSAFE_FAILOVER_FENCE_NO_READ_BACK=1: a fence whose condition failed is "nothing was changed", unread. */
 export const unsafeFenceNoReadBack = (): boolean =>
   process.env.EO_TEST_UNSAFE_FAILOVER_FENCE_NO_READ_BACK === "1";
+
+/**
+ * EO_TEST_UNSAFE_FORCE_IGNORED_WHEN_REACHABLE=1: `--force` is ignored when the old Region answers the operator (the
+ * planned path runs, whose canary never arrives from a Region cut off from its peer), as before issue 40 item 4.
+ */
+export const unsafeForceIgnoredWhenReachable = (): boolean =>
+  process.env.EO_TEST_UNSAFE_FORCE_IGNORED_WHEN_REACHABLE === "1";

@@ -1,4 +1,5 @@
 import type { RegionRole } from "../../config/switches";
+import { unsafeForceIgnoredWhenReachable } from "./failover-test-switches";
 import { describe, type Observed, observe } from "./observe";
 import { type Numbers, preChecks } from "./pre-checks";
 import type { Progress } from "./progress";
@@ -61,7 +62,9 @@ export async function runFailover(
   if (!checks.ok) return { ...base, numbers: checks.numbers, code: 1, mode: "refused" };
   const numbers = checks.numbers;
   if (req.dryRun) {
-    printPlan(p, mode, (obs.authority?.epoch ?? 0) + 1, from, req.to, numbers, settings.actWindowMs);
+    printPlan(p, mode, (obs.authority?.epoch ?? 0) + 1, from, req.to, numbers, settings.actWindowMs, {
+      oldAnswers: obs.reachable[from],
+    });
     return { ...base, numbers, code: 0, mode, epoch: obs.authority?.epoch };
   }
   let pending: string[] = [];
@@ -72,7 +75,7 @@ export async function runFailover(
       `${req.to} is named by the authority already (epoch ${epoch}): nothing to switch; resuming and checking`,
     );
   } else {
-    if (mode === "forced") printForcedWarning(p, from, req.to);
+    if (mode === "forced") printForcedWarning(p, from, req.to, obs.reachable[from]);
     const switched =
       mode === "planned"
         ? await plannedSwitch(p, sides, obs, from, numbers, settings)
@@ -105,8 +108,13 @@ export async function runFailover(
   };
 }
 
+/**
+ * Forced whenever --force is given: an old Region that answers the operator may still be cut off from its peer and
+ * from the authority (AWS's partition), and then the planned path's canary never arrives.
+ */
 function modeOf(obs: Observed, req: FailoverRequest, from: RegionRole): FailoverOutcome["mode"] {
   if (obs.authority?.active === req.to) return "already-active";
+  if (req.force && !unsafeForceIgnoredWhenReachable()) return "forced";
   return obs.reachable[from] ? "planned" : "forced";
 }
 

@@ -84,7 +84,13 @@ export async function plannedSwitch(
     numbers.lag_ms = await measureLag(sides[from], sides[to], d.canaryTimeoutMs, d.sleep);
     return { ok: true, detail: `${numbers.lag_ms} ms (canary in the ledger)`, value: numbers.lag_ms };
   });
-  if (lag === undefined) return undefined;
+  if (lag === undefined) {
+    // It answers this machine, yet its writes do not reach its peer: a partition of AWS's shape looks like this.
+    p.say(
+      `${from} answers this machine, but its canary did not reach ${to}: it may be cut off from ${to} (a partition). Nothing changed. If it is, fail over with --force: ${from} is fenced through the authority, not drained`,
+    );
+    return undefined;
+  }
   const cloudwatch = await recentLatency(p, sides[from], sides[to].region);
   numbers.replication_latency_max_ms = cloudwatch;
   const waitMs = actAfterMs(d, Math.max(lag, cloudwatch ?? 0));
@@ -144,10 +150,13 @@ export async function forcedSwitch(
       detail: `no invocation of ${from} can still be acting on a read from before the fence`,
     };
   });
+  const comesBack = obs.reachable[from]
+    ? "arrive only when its partition heals (it answered this machine, forced all the same); it stays passive"
+    : "arrive only when it comes back; it comes back passive";
   return {
     control: next,
     pending: [
-      `${from}'s last writes that had not replicated (about one lag) arrive only when it comes back; it comes back passive. Then run this command again: it changes nothing and checks that they arrived`,
+      `${from}'s last writes that had not replicated (about one lag) ${comesBack}. Then run this command again: it changes nothing and checks that they arrived`,
     ],
   };
 }

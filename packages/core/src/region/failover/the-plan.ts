@@ -11,6 +11,7 @@ export function printPlan(
   to: RegionRole,
   n: Numbers,
   actWindowMs: number,
+  old: { oldAnswers: boolean } = { oldAnswers: false },
 ): void {
   const steps =
     mode === "already-active"
@@ -31,19 +32,24 @@ export function printPlan(
   );
   p.say(`dry run, ${mode} failover ${from} → ${to}; the plan (nothing was changed):`);
   for (const [i, s] of steps.entries()) p.say(`  ${i + 1}. ${s}`);
-  if (mode === "forced") printForcedWarning(p, from, to);
+  if (mode === "forced") printForcedWarning(p, from, to, old.oldAnswers);
 }
 
 /** What a forced failover makes safe and what may repeat or wait, for the engineer who asked for it. */
-export function printForcedWarning(p: Progress, from: RegionRole, to: RegionRole): void {
+export function printForcedWarning(p: Progress, from: RegionRole, to: RegionRole, oldAnswers = false): void {
+  // An old Region that answers the operator may still be cut off from its peer and the authority (AWS's partition):
+  // forced is what the engineer asked for, and the output says so rather than draining what cannot replicate.
+  const why = oldAnswers
+    ? `forced although ${from} answers this machine (--force): it is not drained (cut off from ${to}, its writes would not arrive)`
+    : `forced: ${from} does not answer, so it is not drained`;
   for (const line of [
-    `forced: ${from} does not answer, so it is not drained; it is fenced through the authority. What that and the derived ids make safe:`,
+    `${why}; it is fenced through the authority. What that and the derived ids make safe:`,
     `  - ${from} acts only on a read of the authority naming it: when it comes back, by itself or not, it is passive`,
     "  - a charge replayed by the resolver or a phone's retry uses {payment_id}:charge: the PSP answers with the same charge",
     "  - an event re-sent from the outbox carries {payment_id}:{STATE}: the worker's inbox applies it once",
     "  - a push re-sent replaces the one shown (replace id = payment_id)",
     "What may wait:",
-    `  - ${from}'s last writes not yet replicated (about one lag) are not in ${to} until it comes back: a payment taken`,
+    `  - ${from}'s last writes not yet replicated (about one lag) are not in ${to} until it ${oldAnswers ? "heals" : "comes back"}: a payment taken`,
     `    there then is unknown or absent in ${to} until the phone retries (same key) or the Region comes back`,
     "  - an email sent there whose SENT mark had not replicated is sent once more from here",
   ])
