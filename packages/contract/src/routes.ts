@@ -82,7 +82,7 @@ export const ROUTES = {
     operationId: "resolvePayment",
     summary: "Did it go through? (an absent key becomes VOID)",
     description:
-      "Answers the key's state. A key the server has never seen becomes VOID in both stores, so the lost original can never charge; the app may then make a new key. VOID only when the PSP's \"nothing was charged\" is final (at once where its lookup is read-after-write consistent, otherwise after PSP_NOT_FOUND_SETTLE_S since the active epoch's start): until then PROCESSING with Retry-After.",
+      "Answers the key's state. A key the server has never seen becomes VOID in both stores, so the lost original can never charge; the app may then make a new key. VOID only when the PSP's answer that nothing was charged is final (at once where its lookup is read-after-write consistent, otherwise after PSP_NOT_FOUND_SETTLE_S since the active epoch's start): until then PROCESSING with Retry-After.",
     auth: "jwt",
     headers: keyHeader,
     responses: {
