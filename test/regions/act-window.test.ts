@@ -28,6 +28,17 @@ const primary = () => new ApiClient(stack().apiUrl);
 const standby = () => new ApiClient(stack().standbyUrl ?? "");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The failover's view of this stack: both Regions' tables and APIs, and the local authority. */
+const stackSides = () =>
+  localSides({
+    dynamodb: stack().emulators.endpoints.dynamodb,
+    apis: { primary: new URL(stack().apiUrl).origin, standby: new URL(stack().standbyUrl ?? "").origin },
+    regions: {
+      primary: stack().emulators.regions.primary.region,
+      standby: stack().emulators.regions.standby.region,
+    },
+  });
+
 afterEach(async () => {
   delete process.env.EO_TEST_UNSAFE_NO_ACT_WINDOW;
   await primary().local("POST", "/replication", { paused: false });
@@ -53,14 +64,7 @@ async function readThenFencedThenWrite() {
   await primary().local("POST", "/faults", { stall_after_claim_ms: 1_500, n: 1 });
   const paying = primary().pay(token, k, order42());
   await sleep(500);
-  const sides = localSides({
-    dynamodb: stack().emulators.endpoints.dynamodb,
-    apis: { primary: new URL(stack().apiUrl).origin, standby: new URL(stack().standbyUrl ?? "").origin },
-    regions: {
-      primary: stack().emulators.regions.primary.region,
-      standby: stack().emulators.regions.standby.region,
-    },
-  });
+  const sides = stackSides();
   const switching = forcedSwitch(new Progress(() => undefined), sides, await observe(sides), "primary", {
     ...LOCAL_FAILOVER_SETTINGS,
     actWindowMs: ACT_WINDOW_MS,
@@ -114,14 +118,7 @@ describe("the window between a read of the authority and a write", () => {
 describe("the authority's side of the clock", () => {
   it("is read from DynamoDB's reply Date, which the failover stamps active_from on", async () => {
     // prepare
-    const sides = localSides({
-      dynamodb: stack().emulators.endpoints.dynamodb,
-      apis: { primary: new URL(stack().apiUrl).origin, standby: new URL(stack().standbyUrl ?? "").origin },
-      regions: {
-        primary: stack().emulators.regions.primary.region,
-        standby: stack().emulators.regions.standby.region,
-      },
-    });
+    const sides = stackSides();
     // act
     const reading = await sides.authority.clock?.();
     // assess: one machine, one clock: the reply's second holds the moment it was sent
