@@ -1,8 +1,8 @@
-import { tunableEnvironment } from "./failover-outputs";
 import { type Access, type HandlerSpec, handlers, type TableAccess } from "./handlers";
 import type { RegionContext } from "./region-context";
 import type { PspSecrets } from "./secrets";
 import type { TableRef } from "./tables";
+import { tunableEnvironment } from "./tunable-environment";
 
 /** The Lambda runtime of every handler (the bundle test builds for the same Node.js version). */
 export const LAMBDA_RUNTIME = "nodejs22.x";

@@ -1,4 +1,4 @@
-import type { Discrepancy, LedgerPayment, PspChargeRecord } from "./compare-records";
+import type { Discrepancy, LedgerPayment, PspChargeRecord } from "./reconcile-records";
 
 /**
  * The orders charged more than once: rows naming one owner (caller) and order id whose charges the PSP holds,

@@ -1,15 +1,7 @@
 import type { Progress } from "./progress";
-import type { AuthoritySide } from "./region-side";
+import type { AuthoritySide, ClockReading } from "./region-side";
 
-/**
- * One reply of the authority with its `Date` header: what the authority's side said the time was (whole seconds,
- * as HTTP gives it), and this machine's clock when the request left and when the reply came back.
- */
-export interface ClockReading {
-  serverDateMs: number;
-  sentMs: number;
-  receivedMs: number;
-}
+export type { ClockReading } from "./region-side";
 
 /** The `Date` header's resolution: the authority's time lies within a second after the date it prints. */
 const DATE_RESOLUTION_MS = 1_000;

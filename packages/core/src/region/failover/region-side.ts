@@ -1,7 +1,16 @@
 import type { RegionRole } from "../../config/switches";
 import type { RegionControl } from "../region-control";
-import type { ClockReading } from "./authority-clock";
 import type { VerifiedRow } from "./judge-charge";
+
+/**
+ * One reply of the authority with its `Date` header: what the authority's side said the time was (whole seconds,
+ * as HTTP gives it), and this machine's clock when the request left and when the reply came back.
+ */
+export interface ClockReading {
+  serverDateMs: number;
+  sentMs: number;
+  receivedMs: number;
+}
 
 /** The one authority both Regions read: where it is, and its record. */
 export interface AuthoritySide {
