@@ -25,8 +25,11 @@ export type Trigger =
       keyPrefix: string;
       /** Also this Region's own inserts of items whose sort key starts so (journal entries carry their events). */
       ownInsertsOfSkPrefix?: string;
-      /** Also the inserts of items whose sort key starts so, from either Region (every refund attempt's entry). */
-      insertsOfSkPrefix?: string;
+      /**
+       * Also the inserts of items whose sort key starts with one of these, from either Region (every refund
+       * attempt's entry and in-flight fact).
+       */
+      insertsOfSkPrefixes?: readonly string[];
     }
   /** The ledger's stream with tumbling windows: the mapping carries the function's state (Part 8's job). */
   | { kind: "ledger-stream-window"; windowS: number }
@@ -151,12 +154,13 @@ export const handlers: readonly HandlerSpec[] = [
     handler: "packages/functions/src/stream/outbox-relay.handler",
     // A journal entry carries its move's event (journal-and-outbox.ts); a caught-up move's event is an OUTBOX# item.
     // JOURNAL#3 (attempt 1) and JOURNAL#3#n (attempt n ≥ 2) are a refund's entries: from either Region, the relay
-    // catches up a row that lost its REFUNDED write (Part 9).
+    // catches up a row that lost its REFUNDED write (Part 9); FACT#REFUND_PENDING[#n], a refund attempt's in-flight
+    // fact, one that lost its REFUND_PENDING write to an older copy settled later (issue 40).
     trigger: {
       kind: "ledger-stream",
       keyPrefix: "OUTBOX#",
       ownInsertsOfSkPrefix: "JOURNAL#",
-      insertsOfSkPrefix: "JOURNAL#3",
+      insertsOfSkPrefixes: ["JOURNAL#3", "FACT#REFUND_PENDING"],
     },
     access: { ledger: "write", sendEvents: true, readLedgerStream: true },
     timeoutSeconds: 30,

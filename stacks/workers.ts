@@ -71,13 +71,15 @@ export function createWorkers(ctx: RegionContext, functions: RegionFunctions): v
                     },
                   ]
                 : []),
-              ...(trigger.insertsOfSkPrefix
+              ...(trigger.insertsOfSkPrefixes
                 ? [
                     {
                       // From both Regions: a replicated entry is the one that can find its row behind.
                       pattern: JSON.stringify({
                         eventName: ["INSERT"],
-                        dynamodb: { Keys: { sk: { S: [{ prefix: trigger.insertsOfSkPrefix }] } } },
+                        dynamodb: {
+                          Keys: { sk: { S: trigger.insertsOfSkPrefixes.map((prefix) => ({ prefix })) } },
+                        },
                       }),
                     },
                   ]

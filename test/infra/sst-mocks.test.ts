@@ -242,7 +242,21 @@ const mutations: Mutation[] = [
       const criteria = esmOf(c, "StandbyOutboxRelay").inputs.filterCriteria as { filters: unknown[] };
       criteria.filters = criteria.filters.slice(0, 2);
     },
-    expectViolation: /standby: the relay does not take the inserts of JOURNAL#3… from either Region/,
+    expectViolation:
+      /standby: the relay does not take the inserts of JOURNAL#3…, FACT#REFUND_PENDING… from either Region/,
+  },
+  {
+    what: "the relay without a refund's in-flight facts (a row that lost its REFUND_PENDING write never catches up)",
+    invariant: relaySubscription,
+    on: HOME,
+    breakIt: (c) => {
+      const criteria = esmOf(c, "PrimaryOutboxRelay").inputs.filterCriteria as {
+        filters: Array<{ pattern: string }>;
+      };
+      const last = criteria.filters[2] as { pattern: string };
+      last.pattern = last.pattern.replace(/,\{"prefix":"FACT#REFUND_PENDING"\}/, "");
+    },
+    expectViolation: /primary: the relay does not take the inserts of JOURNAL#3…, FACT#REFUND_PENDING…/,
   },
   {
     what: "the relay without its own journal entries (every settled payment's event waits for the sweep)",

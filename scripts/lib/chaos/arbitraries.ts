@@ -121,6 +121,18 @@ export const failoverOnlyScheduleArbitrary: fc.Arbitrary<Schedule> = twoRegionSc
   ),
 );
 
+/**
+ * Two-Region schedules whose nemesis may also stall replication (`npm run chaos -- --regions 2 --stall-replication`):
+ * a settle and a cancel on one side while the other keeps its older copy, then a failover (issue 40). Its own
+ * arbitrary, so that the other generators draw the schedules they always drew for a seed.
+ */
+export const stalledReplicationScheduleArbitrary: fc.Arbitrary<Schedule> = twoRegionSchedules(
+  fc.oneof(
+    { weight: 3, arbitrary: regionStep },
+    { weight: 1, arbitrary: fc.constant({ op: "replication_stall" as const }) },
+  ),
+);
+
 function twoRegionSchedules(regionSteps: fc.Arbitrary<Step>): fc.Arbitrary<Schedule> {
   return fc
     .record({

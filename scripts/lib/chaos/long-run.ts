@@ -2,7 +2,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { portsOfZero, type StartedStack, spawnStack } from "../load/stack-process";
-import { scheduleArbitrary, twoRegionScheduleArbitrary } from "./arbitraries";
+import {
+  scheduleArbitrary,
+  stalledReplicationScheduleArbitrary,
+  twoRegionScheduleArbitrary,
+} from "./arbitraries";
 import { ChaosApi } from "./chaos-api";
 import { type ChaosSettings, switchesOf } from "./chaos-settings";
 import { chaosEnv } from "./chaos-stack";
@@ -49,8 +53,9 @@ export async function startChaosStack(
 }
 
 /** The schedules of a run, in order: schedule i of a seed (and a number of Regions) is always the same one. */
-export function schedulesOf(seed: number, runs: number, regions: 1 | 2 = 1): Schedule[] {
-  return fc.sample(regions === 2 ? twoRegionScheduleArbitrary : scheduleArbitrary, { seed, numRuns: runs });
+export function schedulesOf(seed: number, runs: number, regions: 1 | 2 = 1, stall = false): Schedule[] {
+  const twoRegions = stall ? stalledReplicationScheduleArbitrary : twoRegionScheduleArbitrary;
+  return fc.sample(regions === 2 ? twoRegions : scheduleArbitrary, { seed, numRuns: runs });
 }
 
 /**
@@ -65,7 +70,7 @@ export async function longRun(s: ChaosSettings, log: (l: string) => void): Promi
   const stacks = await Promise.all(
     Array.from({ length: s.parallel }, () => startChaosStack(env, log, s.regions)),
   );
-  const schedules = schedulesOf(s.seed, s.runs, s.regions);
+  const schedules = schedulesOf(s.seed, s.runs, s.regions, s.stallReplication);
   const summary: ChaosSummary = {
     seed: s.seed,
     regions: s.regions,

@@ -1,6 +1,7 @@
 import { advanceWhenPspIdle } from "./advance-when-psp-idle";
 import type { ChaosApi } from "./chaos-api";
 import { readDepths } from "./observe";
+import { resumeReplication } from "./region-nemesis";
 import { type ChaosResources, type RegionsView, runningRoles } from "./resources";
 import { CHAOS_TIMING } from "./run-schedule";
 
@@ -22,6 +23,7 @@ const QUIET_WITHIN_MS = 60_000;
 export async function quiesce(api: ChaosApi, withinMs = QUIET_WITHIN_MS): Promise<QuietReport> {
   const started = Date.now();
   await api.local("DELETE", "/faults");
+  await resumeReplication(api);
   await advanceWhenPspIdle(api, 700);
   const { replication } = await api.local<RegionsView>("GET", "/regions");
   // With two Regions, the second look comes after a lag and a stream poll, so a last write has been read and shipped.

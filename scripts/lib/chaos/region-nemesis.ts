@@ -104,3 +104,11 @@ async function failover(res: ChaosResources, to: Role, force: boolean): Promise<
     LOCAL_FAILOVER_SETTINGS,
   );
 }
+
+/** Replication resumes after a stall (a no-op when it was not paused), as the Regions that came back reconnect. */
+export async function resumeReplication(api: ChaosApi, history?: History): Promise<void> {
+  const { replication } = await api.local<{ replication: { paused?: boolean } }>("GET", "/regions");
+  if (!replication.paused) return;
+  await api.local("POST", "/replication", { paused: false });
+  history?.add({ process: "nemesis", type: "fault", op: "replication_resume" });
+}

@@ -7,6 +7,7 @@ import {
   failoverAgain,
   followActiveRegion,
   partitionActiveRegion,
+  resumeReplication,
 } from "./region-nemesis";
 import type { RegionsView } from "./resources";
 import type { AsyncCrashPoint, ClientSwitches, PayFault, Schedule, Step } from "./schedule";
@@ -95,7 +96,11 @@ class Player {
       case "region_fail":
         return failActiveRegion(this.api, this.history);
       case "region_recover":
-        return bringBackRegions(this.api, this.history);
+        await bringBackRegions(this.api, this.history);
+        return resumeReplication(this.api, this.history);
+      case "replication_stall":
+        this.history.fired("replication_stall", "replication between the Regions paused");
+        return void (await this.api.local("POST", "/replication", { paused: true }));
       case "region_partition":
         return partitionActiveRegion(this.api, this.history);
       case "failover_again":

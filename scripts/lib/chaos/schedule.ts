@@ -72,7 +72,13 @@ export type Step =
   /** The on-call engineer runs the failover command again, late (it only checks). */
   | { op: "failover_again" }
   /** The phones learn the new routing. */
-  | { op: "reroute" };
+  | { op: "reroute" }
+  /**
+   * Replication between the Regions stalls (both Regions running) until the next `region_recover` or the quiesce:
+   * a settle and a cancel can then happen on one side while the other keeps an older copy (issue 40). Drawn only
+   * with `npm run chaos -- --regions 2 --stall-replication`.
+   */
+  | { op: "replication_stall" };
 
 /** The steps about Regions, which need a stack with both Regions. */
 export const REGION_OPS = [
@@ -81,6 +87,7 @@ export const REGION_OPS = [
   "region_partition",
   "failover_again",
   "reroute",
+  "replication_stall",
 ] as const;
 
 /** Whether a schedule fails a Region, and so needs a stack with both Regions. */
@@ -111,6 +118,7 @@ export function describeSchedule(s: Schedule): string {
       case "region_partition":
       case "failover_again":
       case "reroute":
+      case "replication_stall":
         return st.op;
       default:
         return `${st.op}#${st.order}`;

@@ -1,5 +1,9 @@
 import fc from "fast-check";
-import { scheduleArbitrary, twoRegionScheduleArbitrary } from "./arbitraries";
+import {
+  scheduleArbitrary,
+  stalledReplicationScheduleArbitrary,
+  twoRegionScheduleArbitrary,
+} from "./arbitraries";
 import type { ChaosApi } from "./chaos-api";
 import type { RunRecord } from "./history";
 import { runOne } from "./run-one";
@@ -20,7 +24,9 @@ export async function shrinkViolation(
   const checks = new Set(failing.violations.map((v) => v.check));
   let smallest = failing;
   let tries = 0;
-  const arbitrary = needsTwoRegions(failing.schedule) ? twoRegionScheduleArbitrary : scheduleArbitrary;
+  const stalls = failing.schedule.steps.some((st) => st.op === "replication_stall");
+  const twoRegions = stalls ? stalledReplicationScheduleArbitrary : twoRegionScheduleArbitrary;
+  const arbitrary = needsTwoRegions(failing.schedule) ? twoRegions : scheduleArbitrary;
   const property = fc.asyncProperty(arbitrary, async (schedule: Schedule) => {
     tries += 1;
     const record = await runOne(api, schedule, client, failing.switches.server);

@@ -52,8 +52,11 @@ export const CONTRACT = {
     maximumRecordAgeInSeconds: -1,
     keyPrefix: "OUTBOX#",
     journalSkPrefix: "JOURNAL#",
-    /** A refund's journal entries: `JOURNAL#3` for attempt 1, `JOURNAL#3#n` for attempt n ≥ 2 (journal-and-outbox.ts). */
-    refundJournalSkPrefix: "JOURNAL#3",
+    /**
+     * A refund's journal entries: `JOURNAL#3` for attempt 1, `JOURNAL#3#n` for attempt n ≥ 2 (journal-and-outbox.ts),
+     * and its in-flight facts, `FACT#REFUND_PENDING[#n]` (refund-in-flight-facts.ts).
+     */
+    refundJournalSkPrefixes: ["JOURNAL#3", "FACT#REFUND_PENDING"],
   },
   unauthenticatedRoutes: ["POST /webhooks/psp", "POST /webhooks/stripe"],
   schedules: { Resolver: "rate(1 minute)", Sweeps: "rate(5 minutes)" },
@@ -478,10 +481,11 @@ export const relaySubscription: Invariant = {
       // catches up.
       const journal = patterns.filter((p) => keysOf(p).pk === undefined && !ownOnly(p));
       const sks = journal.map((p) => JSON.stringify([obj(p).eventName, skOf(p)]));
-      const want = JSON.stringify([["INSERT"], [{ prefix: CONTRACT.relay.refundJournalSkPrefix }]]);
+      const refundPrefixes = CONTRACT.relay.refundJournalSkPrefixes;
+      const want = JSON.stringify([["INSERT"], refundPrefixes.map((prefix) => ({ prefix }))]);
       if (sks.length !== 1 || sks[0] !== want) {
         out.push(
-          `${role}: the relay does not take the inserts of ${CONTRACT.relay.refundJournalSkPrefix}… from either Region`,
+          `${role}: the relay does not take the inserts of ${refundPrefixes.join("…, ")}… from either Region`,
         );
       }
     }

@@ -57,9 +57,11 @@ export async function refundLostToAnOlderState(stack: LocalStack, api: ChaosApi,
   };
 }
 
-type Order = ReturnType<typeof orderOf>;
+/** An order of the trace's caller. */
+export type Order = ReturnType<typeof orderOf>;
 
-function orderOf(caller: string) {
+/** The caller's order: its key, merchant and body. */
+export function orderOf(caller: string) {
   const body = { order_id: "o1", amount: 5_800, currency: "USD", payment_method: "pm_card_visa" };
   return { caller, key: `${caller}-k1`, body: { ...body, merchant_id: `${caller}-m1` } };
 }
@@ -79,8 +81,8 @@ async function paidAndRefundedInPrimary(stack: LocalStack, api: ChaosApi, order:
   return { paid, cancelled };
 }
 
-// The crashed owner's claim holds the key until its deadline and the takeover margin have passed.
-async function retried(api: ChaosApi, order: Order): Promise<Answer> {
+/** The app's retry until a final answer; a crashed owner's claim holds the key until its deadline and margin pass. */
+export async function retried(api: ChaosApi, order: Order): Promise<Answer> {
   const wait = CHAOS_TIMING.deadlineMs + CHAOS_TIMING.takeoverMarginMs + 200;
   return eventually(
     async () => {
@@ -106,7 +108,7 @@ async function merchantIs(api: ChaosApi, id: string, done: (m: Merchant) => bool
 }
 
 /** Waits until replication has nothing left to ship (a write not yet read from its stream needs a lag and a poll). */
-async function replicated(api: ChaosApi, withinMs = 20_000): Promise<void> {
+export async function replicated(api: ChaosApi, withinMs = 20_000): Promise<void> {
   type View = { replication: { lag_ms: number; idle: boolean } };
   const { replication } = await api.local<View>("GET", "/regions");
   await new Promise((r) => setTimeout(r, replication.lag_ms + 250));

@@ -19,3 +19,11 @@ export const unsafeRowsLastWriterWins = (): boolean =>
  */
 export const unsafeNoRefundFailedFact = (): boolean =>
   process.env.EO_TEST_UNSAFE_NO_REFUND_FAILED_FACT === "1";
+
+/**
+ * Test-only: EO_TEST_UNSAFE_NO_REFUND_IN_FLIGHT_FACT=1 neither writes nor reads a refund attempt's in-flight fact
+ * (`FACT#REFUND_PENDING`) or its refusal's (`FACT#REFUND_REFUSED`), as before issue 40: the other Region's later
+ * SUCCEEDED, settled from an older PENDING copy, wins over a REFUND_PENDING, and the refund is never sent.
+ */
+export const unsafeNoRefundInFlightFact = (): boolean =>
+  process.env.EO_TEST_UNSAFE_NO_REFUND_IN_FLIGHT_FACT === "1";

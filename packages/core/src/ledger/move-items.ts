@@ -1,5 +1,5 @@
 import type { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { CHARGE_OPEN_STATES, isSwept, type PaymentState } from "../payment/payment-state";
+import { CHARGE_OPEN_STATES, isSwept, type PaymentState, REFUND_STATES } from "../payment/payment-state";
 import { unsafeNoRefundTakeBack } from "../payment/payment-test-switches";
 import {
   type EventState,
@@ -18,6 +18,7 @@ import {
   webhookInboxKey,
 } from "./ledger-items";
 import type { Move } from "./ledger-port";
+import { inFlightFact } from "./refund-in-flight-facts";
 import { DECLINE_FACT_SK } from "./state-facts";
 
 type TransactItem = NonNullable<
@@ -103,7 +104,19 @@ function factsOf(target: MoveTarget, from: PaymentState, next: PaymentRow, now: 
     facts.push(...refundJournalAndOutbox(table, next, now, origin).map((put) => entry(put, "REFUNDED")));
   if (next.state === "FAILED") facts.push({ sk: DECLINE_FACT_SK, put: declineFact(table, next, now) });
   if (next.state === "REFUND_FAILED") facts.push(refundFailed(target, from, next, now));
+  facts.push(...refundInFlight(table, from, next, now));
   return facts;
+}
+
+// A refund attempt's start (into REFUND_PENDING from outside a refund) is a fact, and so is its refusal (back to
+// SUCCEEDED): under last writer wins the other Region's later write of an older copy must not lose the refund.
+function refundInFlight(table: string, from: PaymentState, next: PaymentRow, now: number): Fact[] {
+  const inRefund = REFUND_STATES.includes(from);
+  const starts = next.state === "REFUND_PENDING" && !inRefund;
+  const refused = next.state === "SUCCEEDED" && inRefund;
+  if (!starts && !refused) return [];
+  const put = inFlightFact(table, next, starts ? "REFUND_PENDING" : "REFUND_REFUSED", now);
+  return put ? [{ sk: put.Item.sk, put }] : [];
 }
 
 // Only a refund that was answered done debited the merchant (the REFUNDED entry, read folded into `from`): its

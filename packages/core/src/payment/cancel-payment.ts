@@ -1,6 +1,7 @@
 import { crashPoint } from "../faults/crash-point";
 import { refundKeyOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
+import { nextRefundAttempt } from "../ledger/state-facts";
 import type { PspReply } from "../psp/psp-port";
 import { withinBudget } from "../psp-budget/within-budget";
 import type { PaymentDeps } from "./payment-deps";
@@ -66,11 +67,13 @@ function liveRefund(deps: PaymentDeps, row: PaymentRow): Promise<PspReply> {
   );
 }
 
-// A new attempt forgets the last one's refund and its failure: its refund is another, read by its own id.
+// A new attempt forgets the last one's refund and its failure: its refund is another, read by its own id. Its number
+// is one past any attempt the row or its facts name (the row read has its facts folded in): a row's own counter may
+// be the other Region's older copy, and reusing an attempt's key would replay that attempt's refusal.
 async function startAttempt(deps: PaymentDeps, row: PaymentRow): Promise<PaymentRow> {
   const now = deps.clock.now();
   const set = {
-    refund_attempt: (row.refund_attempt ?? 0) + 1,
+    refund_attempt: nextRefundAttempt(row),
     refund_started_at: now,
     psp_refund: undefined,
     refund_failure_reason: undefined,

@@ -1,6 +1,7 @@
 import { refundFactOf } from "../ledger/journal-and-outbox";
 import type { MoveResult } from "../ledger/ledger-port";
 import { unsafeRowsLastWriterWins } from "../ledger/ledger-test-switches";
+import { inFlightFactOf } from "../ledger/refund-in-flight-facts";
 import type { ActiveRegion } from "../region/active-region";
 import { unsafeRelayDropsUnread } from "../region/delivery-window";
 import type { PaymentDeps } from "./payment-deps";
@@ -13,10 +14,15 @@ export interface LedgerStreamRecord {
   dynamodb?: { Keys?: Record<string, { S?: string }> };
 }
 
-/** The payments whose refund journal entry (of any attempt) a batch of ledger stream records inserted. */
+/**
+ * The payments whose refund journal entry or refund in-flight fact (of any attempt) a batch of ledger stream records
+ * inserted: either can find its row behind it, written over by the other Region's older copy.
+ */
 export function refundsJournalled(records: readonly LedgerStreamRecord[]): string[] {
+  const catchesUp = (sk: string | undefined) =>
+    refundFactOf(sk)?.state === "REFUNDED" || inFlightFactOf(sk)?.state === "REFUND_PENDING";
   const ids = records
-    .filter((r) => r.eventName === "INSERT" && refundFactOf(r.dynamodb?.Keys?.sk?.S)?.state === "REFUNDED")
+    .filter((r) => r.eventName === "INSERT" && catchesUp(r.dynamodb?.Keys?.sk?.S))
     .map((r) => r.dynamodb?.Keys?.pk?.S?.replace(/^PAY#/, "") ?? "")
     .filter((id) => id.startsWith("pay_"));
   return [...new Set(ids)];

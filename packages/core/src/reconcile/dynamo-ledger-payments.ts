@@ -30,7 +30,7 @@ export async function ledgerPayments(
       new ScanCommand({
         TableName: table,
         FilterExpression:
-          "(sk = :payment AND created_at >= :since) OR ((sk IN (:c, :d) OR begins_with(sk, :r) OR begins_with(sk, :f)) AND #at >= :since)",
+          "(sk = :payment AND created_at >= :since) OR ((sk IN (:c, :d) OR begins_with(sk, :r) OR begins_with(sk, :f) OR begins_with(sk, :i)) AND #at >= :since)",
         ExpressionAttributeValues: {
           ":payment": "PAYMENT",
           ":since": sinceMs,
@@ -38,6 +38,7 @@ export async function ledgerPayments(
           ":r": REFUND_JOURNAL_SK,
           ":f": REFUND_FAILED_SK,
           ":d": DECLINE_FACT_SK,
+          ":i": "FACT#REFUND_",
         },
         ProjectionExpression:
           "pk, sk, payment_id, #s, amount, currency, psp_charge, psp_refund, decline_code, refund_attempt, created_at, caller, order_id",

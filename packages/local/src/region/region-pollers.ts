@@ -117,7 +117,7 @@ function startStreamJobPoller(input: RegionPollerInput): Promise<Poller> {
  */
 function relayFilter(trigger: (typeof handlers)[number]["trigger"], role: RegionRole) {
   if (trigger.kind !== "ledger-stream") throw new Error("the relay must be on the ledger stream");
-  const { keyPrefix: prefix, ownInsertsOfSkPrefix: ownSk, insertsOfSkPrefix: anySk } = trigger;
+  const { keyPrefix: prefix, ownInsertsOfSkPrefix: ownSk, insertsOfSkPrefixes: anySk } = trigger;
   return (record: {
     eventName?: string;
     dynamodb?: { Keys?: Record<string, { S?: string }>; NewImage?: Record<string, { S?: string }> };
@@ -128,7 +128,7 @@ function relayFilter(trigger: (typeof handlers)[number]["trigger"], role: Region
     return (
       ((record.dynamodb?.Keys?.pk?.S?.startsWith(prefix) ?? false) && own) ||
       (ownSk !== undefined && insert && own && (sk?.startsWith(ownSk) ?? false)) ||
-      (anySk !== undefined && insert && (sk?.startsWith(anySk) ?? false))
+      (anySk !== undefined && insert && anySk.some((p) => sk?.startsWith(p) ?? false))
     );
   };
 }
