@@ -103,8 +103,11 @@ function countPspCharges(): { calls: number } {
   return seen;
 }
 
-/** Holds each taker at its ledger read before the takeover until the other has read too (or `waitMs` passed). */
-function holdTakersAtTheLedgerRead(paymentId: string, waitMs = 5_000): void {
+/**
+ * Holds each taker at its ledger read before the takeover until the other has read too (or `waitMs` passed);
+ * the wait is long because on a loaded machine the second request can take seconds to reach its read.
+ */
+function holdTakersAtTheLedgerRead(paymentId: string, waitMs = 25_000): void {
   const ledger = paymentDeps().ledger;
   const real = ledger.getPayment.bind(ledger);
   let held = 0;
