@@ -100,6 +100,7 @@ export * from "./region/fenced-ledger";
 export * from "./region/hand-over-event";
 export * from "./region/region-control";
 export * from "./region/region-wiring";
+export * from "./region/request-view";
 export * from "./region/route-dead-letters";
 export * from "./shared-state/shared-state";
 export * from "./signals/signal-sink";

@@ -87,6 +87,8 @@ export interface Tunables {
   controlCacheMs: number;
   /** How stale that read may be when a write is checked against it (the fence); the failover's drain waits longer. */
   fenceCacheMs: number;
+  /** The most of a request's time its one read of the authority may take (it gets half of what is left, up to this). */
+  authorityReadMs: number;
   /** The longest timeout of any function that acts (the failover waits it out before the new Region acts). */
   functionTimeoutMs: number;
   /** The longest one delivery runs (the relay's timeout): a drained Region stops delivering this long before the switch. */
@@ -172,6 +174,9 @@ export function loadTunables(env: NodeJS.ProcessEnv = process.env): Tunables {
     pspSaved5xxSettleS: num(env, "PSP_SAVED_5XX_SETTLE_S", 4 * 3_600),
     controlCacheMs: num(env, "REGION_CONTROL_CACHE_MS", 2_000),
     fenceCacheMs: num(env, "REGION_FENCE_CACHE_MS", 250),
+    // Far above a strongly consistent MRSC read (one round trip to the nearest Region of the set), far below the
+    // deadline: an authority that does not answer within it makes the request a 503 region-passive, not a timeout.
+    authorityReadMs: num(env, "REGION_AUTHORITY_READ_MS", 2_000),
     // The stacks' longest function timeout (stacks/handlers.ts: 30 s).
     functionTimeoutMs: num(env, "FUNCTION_TIMEOUT_MS", 30_000),
     // The relay's timeout in stacks/handlers.ts (the worker's is 20 s): DELIVERY_TIMEOUT_MS in delivery-window.ts.

@@ -3,6 +3,7 @@ import { Refusal } from "../payment/payment-errors";
 import { countSignal } from "../signals/signal-sink";
 import { mayDrainDeliver, unsafeRelayDropsUnread } from "./delivery-window";
 import { namesActive, type RegionControl, type RegionControlStore } from "./region-control";
+import { type AuthorityRead, readBudgetMs, requestView } from "./request-view";
 
 /** How fresh a read of the authority must be for each kind of act, and the clock margin on `active_from`. */
 export interface GateTimes {
@@ -14,7 +15,12 @@ export interface GateTimes {
   clockMarginMs?: number;
   /** The longest one delivery runs (relay, worker): a drained Region stops starting them this long before the switch. */
   deliveryTimeoutMs?: number;
+  /** The most of a request's time one read of the authority may take (it gets half of what is left, up to this). */
+  authorityReadMs?: number;
 }
+
+/** A request past its deadline still gets this long to read the authority (a refusal needs a reason, not a timeout). */
+const READ_FLOOR_MS = 500;
 
 /** What a Region knows of the authority: whether it may act, and under which epoch. */
 export interface ActiveRegion {
@@ -38,11 +44,7 @@ export interface ActiveRegion {
   assertActive(): Promise<RegionControl>;
 }
 
-interface Read {
-  at: number;
-  control?: RegionControl;
-  error?: string;
-}
+type Read = AuthorityRead;
 
 /**
  * The gate every acting part of a Region goes through. It fails closed: a Region that cannot read the
@@ -56,19 +58,32 @@ export function activeRegion(
   times: GateTimes,
 ): ActiveRegion {
   let cached: Read | undefined;
-  const read = async (maxAgeMs: number): Promise<Read> => {
+  const readStore = async (budgetMs?: number): Promise<Read> => {
     const t = now();
-    if (!cached || t - cached.at > maxAgeMs || maxAgeMs === 0) {
-      cached = await store.read().then(
-        (control) => ({ at: t, control }),
-        (err: unknown) => {
-          // The on-call signal of a Region cut off from its authority (it is passive while this lasts).
-          countSignal("AuthorityReadFailures");
-          return { at: t, error: (err as Error)?.message ?? String(err) };
-        },
-      );
-    }
+    const abortSignal = budgetMs === undefined ? undefined : AbortSignal.timeout(budgetMs);
+    cached = await store.read(abortSignal ? { abortSignal } : undefined).then(
+      (control) => ({ at: t, control }),
+      (err: unknown) => {
+        // The on-call signal of a Region cut off from its authority (it is passive while this lasts).
+        countSignal("AuthorityReadFailures");
+        const why = abortSignal?.aborted
+          ? `no answer within ${budgetMs} ms, the request's share of its deadline`
+          : ((err as Error)?.message ?? String(err));
+        return { at: t, error: why };
+      },
+    );
     return cached;
+  };
+  const reusable = (maxAgeMs: number) =>
+    cached !== undefined && maxAgeMs > 0 && now() - cached.at <= maxAgeMs ? cached : undefined;
+  const read = async (maxAgeMs: number): Promise<Read> => {
+    const view = requestView();
+    if (!view) return reusable(maxAgeMs) ?? readStore();
+    // A request reads at most once, within a bounded share of its time; its later checks act on that read.
+    view.read ??= Promise.resolve(
+      reusable(maxAgeMs) ?? readStore(readBudgetMs(view, READ_FLOOR_MS, times.authorityReadMs ?? 2_000)),
+    );
+    return view.read;
   };
   const must = (r: Read) => {
     if (r.error !== undefined)

@@ -15,9 +15,10 @@ export class DynamoRegionControlStore implements RegionControlStore {
     private readonly table: string,
   ) {}
 
-  async read(): Promise<RegionControl | undefined> {
+  async read(options?: { abortSignal?: AbortSignal }): Promise<RegionControl | undefined> {
     const out = await this.db.send(
       new GetCommand({ TableName: this.table, Key: CONTROL_KEY, ConsistentRead: true }),
+      options?.abortSignal ? { abortSignal: options.abortSignal } : {},
     );
     if (!out.Item) return undefined;
     const { active, epoch, updated_at, reason, active_from, drains } = out.Item;

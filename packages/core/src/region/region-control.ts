@@ -24,8 +24,11 @@ export interface RegionControl {
 
 /** The port to the Region control: the authority, or (in the counterfactual) a Region's own copy. */
 export interface RegionControlStore {
-  /** The record, read strongly consistently; undefined when nobody has written one; throws when unreachable. */
-  read(): Promise<RegionControl | undefined>;
+  /**
+   * The record, read strongly consistently; undefined when nobody has written one; throws when unreachable, or when
+   * `abortSignal` fires first (a request's read is bounded by its deadline).
+   */
+  read(options?: { abortSignal?: AbortSignal }): Promise<RegionControl | undefined>;
   /** Writes `next` if the record's epoch is still below it (a fence never moves backwards); false if not. */
   write(next: RegionControl): Promise<boolean>;
 }

@@ -22,7 +22,7 @@ export function regionGate(config: AppConfig = loadConfig()): ActiveRegion {
   const ownCopy = new DynamoRegionControlStore(documentClient(), config.controlTable);
   // Chosen on each read, so that a drill can switch one Region's belief on and off while it runs.
   const store: RegionControlStore = {
-    read: () => (unsafeTrustOwnCopy() ? ownCopy : authority).read(),
+    read: (options) => (unsafeTrustOwnCopy() ? ownCopy : authority).read(options),
     write: (next) => (unsafeTrustOwnCopy() ? ownCopy : authority).write(next),
   };
   gate = activeRegion(config.regionRole, store, Date.now, config);

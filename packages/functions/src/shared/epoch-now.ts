@@ -1,9 +1,11 @@
 import { type EpochContext, type EpochNow, regionGate } from "@eo/core";
 
-// Read fresh, not from the handlers' cache: a view from before a failover would make a void of an earlier epoch
-// look like this one's, and let VOID or 409 key-voided stand for a key charged elsewhere; and its `active_from` says
-// since when a lookup that may lag has had time to find what the old Region charged (issue 40).
-/** The Region control's epoch and start, read from the authority at most once per request that meets a void. */
+// Not the jobs' cached view: a view from before a failover would make a void of an earlier epoch look like this
+// one's, and let VOID or 409 key-voided stand for a key charged elsewhere; and its `active_from` says since when a
+// lookup that may lag has had time to find what the old Region charged (issue 40). Within a request this is the
+// request's one read of the authority (request-view.ts): at most the fence cache old when the request began, which
+// names the current epoch in a Region that may act, since no failover completes within one act window.
+/** The Region control's epoch and start, from the request's one read of the authority, asked only on a void. */
 export function epochContext(): EpochContext {
   let read: Promise<EpochNow | undefined> | undefined;
   const controlNow = () => {

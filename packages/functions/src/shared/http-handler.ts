@@ -1,5 +1,13 @@
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
-import { countSignal, findRefusal, Refusal, regionGate } from "@eo/core";
+import {
+  clock,
+  countSignal,
+  findRefusal,
+  loadTunables,
+  Refusal,
+  regionGate,
+  withRequestView,
+} from "@eo/core";
 import middy from "@middy/core";
 import type {
   APIGatewayProxyEventV2WithJWTAuthorizer,
@@ -20,8 +28,10 @@ export interface Answer {
 export function httpHandler(name: string, operation: (event: ApiEvent, context: Context) => Promise<Answer>) {
   return middy(async (event: ApiEvent, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     try {
-      await refuseWritesWhenPassive(event);
-      const a = await operation(event, context);
+      const a = await withRequestView(timeLeftOf(event), async () => {
+        await refuseWritesWhenPassive(event);
+        return operation(event, context);
+      });
       countAnswer(name, a.status, "none");
       return {
         statusCode: a.status,
@@ -37,6 +47,12 @@ export function httpHandler(name: string, operation: (event: ApiEvent, context: 
       return problem;
     }
   }).use(injectLambdaContext(logger));
+}
+
+/** The time a request has left before the deadline that runs from its arrival at API Gateway. */
+function timeLeftOf(event: ApiEvent): () => number {
+  const deadlineAt = event.requestContext.timeEpoch + loadTunables().deadlineMs;
+  return () => deadlineAt - clock.now();
 }
 
 /** The payment operations whose answers are the buyer's view on the dashboard (devices and webhooks are not). */

@@ -6,6 +6,13 @@ import type { RegionFlags } from "./region-flags";
 /** Each Region's way to the authority: an endpoint its handlers use instead of DynamoDB Local's own. */
 export interface AuthorityLinks {
   urls: Record<RegionRole, string>;
+  /** The authority reads (GetItem) each Region's handlers made through its link since the stack started. */
+  reads(role: RegionRole): number;
+  /**
+   * Holds every request on the links this long before it goes on: a model of the authority's latency in AWS (a
+   * strongly consistent MRSC read is one round trip to the nearest Region of the set), or a slow authority.
+   */
+  setLatencyMs(ms: number): void;
   stop(): Promise<void>;
 }
 
@@ -19,11 +26,21 @@ export async function startAuthorityLinks(dynamodb: string, flags: RegionFlags):
   const target = new URL(dynamodb);
   const servers: Server[] = [];
   const urls = {} as Record<RegionRole, string>;
+  const reads: Record<RegionRole, number> = { primary: 0, standby: 0 };
+  let latencyMs = 0;
   for (const role of ["primary", "standby"] as const) {
-    const server = createServer((req, res) => {
+    const server = createServer(async (req, res) => {
       if (!flags.isConnected(role)) {
         req.socket.destroy();
         return;
+      }
+      if (String(req.headers["x-amz-target"] ?? "").endsWith(".GetItem")) reads[role] += 1;
+      if (latencyMs > 0) {
+        req.pause();
+        await new Promise((r) => setTimeout(r, latencyMs));
+        // A caller that gave up (its read's budget ran out) is not forwarded.
+        if (req.socket.destroyed) return;
+        req.resume();
       }
       const upstream = request(
         { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
@@ -39,5 +56,12 @@ export async function startAuthorityLinks(dynamodb: string, flags: RegionFlags):
     servers.push(server);
     urls[role] = `http://127.0.0.1:${boundPort(server)}`;
   }
-  return { urls, stop: async () => void (await Promise.all(servers.map((s) => closeHttp(s)))) };
+  return {
+    urls,
+    reads: (role) => reads[role],
+    setLatencyMs: (ms) => {
+      latencyMs = Math.max(0, ms);
+    },
+    stop: async () => void (await Promise.all(servers.map((s) => closeHttp(s)))),
+  };
 }

@@ -3,7 +3,7 @@ import { type FakePsp, type FakePspOptions, startFakePsp } from "@eo/psp";
 import { consoleRoutes } from "../console/console-routes";
 import { isAlive } from "../emulators/managed-process";
 import type { StartingPosition } from "../pollers/shard-reader";
-import { startAuthorityLinks } from "../region/authority-link";
+import { type AuthorityLinks, startAuthorityLinks } from "../region/authority-link";
 import { createControlTables } from "../region/control-table";
 import { RegionFlags } from "../region/region-flags";
 import { inProcessLambdas, workerLambdas } from "../region/region-lambdas";
@@ -85,6 +85,8 @@ export interface LocalStack {
   regions: { primary: RegionRuntime; standby?: RegionRuntime };
   flags: RegionFlags;
   replicator?: Replicator;
+  /** Each Region's way to the authority: its reads counted, and a latency to model AWS's or a slow authority. */
+  authority: Pick<AuthorityLinks, "reads" | "setLatencyMs">;
   stop(): Promise<void>;
 }
 
@@ -189,6 +191,7 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
       regions: { primary, standby },
       flags,
       replicator,
+      authority: { reads: links.reads, setLatencyMs: links.setLatencyMs },
       stop,
     };
   } catch (err) {
