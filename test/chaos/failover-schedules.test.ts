@@ -35,7 +35,10 @@ describe("generated schedules with a Region failing mid-replication and a forced
       // act
       const record = await runOne(new ChaosApi(stack().apiUrl), schedule);
       // assess
-      const cut = (record.faultsFired.region_fail ?? 0) + (record.faultsFired.region_partition ?? 0);
+      const cut =
+        (record.faultsFired.region_fail ?? 0) +
+        (record.faultsFired.region_partition ?? 0) +
+        (record.faultsFired.region_partition_operator_reaches ?? 0);
       expect(cut, "every schedule fails or cuts off a Region").toBeGreaterThan(0);
       expect(record.violations, describeSchedule(schedule)).toEqual([]);
     },

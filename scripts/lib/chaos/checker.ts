@@ -72,6 +72,9 @@ function noLostPayment(obs: Observation): Violation[] {
 const CHARGE_RANK: Record<string, number> = { PROCESSING: 0, SUCCEEDED: 1, FAILED: 1 };
 const REFUND_RANK: Record<string, number> = { REFUND_PENDING: 0, REFUNDED: 1 };
 
+/** The final states that keep a refund's promise (a 202 REFUND_PENDING): sent, refused and told, or still on its way. */
+const REFUND_PROMISE_KEPT = ["REFUND_PENDING", "REFUND_UNKNOWN", "REFUNDED", "REFUND_FAILED"];
+
 /** No answer contradicts the final state, and no state a client heard moves backwards. */
 function answersAgree(history: HistoryEntry[], obs: Observation): Violation[] {
   const out: Violation[] = [];
@@ -135,6 +138,15 @@ function contradiction(id: string, e: HistoryEntry, final: string, charged: bool
     ];
   if (s === "REFUNDED" && final !== "REFUNDED")
     return [v("answers-agree", `${id}: a client heard REFUNDED, the ledger ends ${final}`)];
+  // A 202 REFUND_PENDING promised the buyer a refund: it ends sent (REFUNDED), refused and told (REFUND_FAILED), or
+  // still on its way; never back on the charge's ladder, where nothing will ever send it (issue 40, item 3).
+  if (s === "REFUND_PENDING" && !REFUND_PROMISE_KEPT.includes(final))
+    return [
+      v(
+        "answers-agree",
+        `${id}: a client heard REFUND_PENDING (a refund promised), the ledger ends ${final}`,
+      ),
+    ];
   return [];
 }
 

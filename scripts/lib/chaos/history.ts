@@ -97,7 +97,7 @@ function classify(op: string, a: Answer): HistoryEntry["type"] {
 
 /** A Region failing mid-replication, as the nemesis records it. */
 export const isRegionFailure = (e: HistoryEntry): boolean =>
-  e.type === "fault" && (e.op === "region_fail" || e.op === "region_partition");
+  e.type === "fault" && (e.op === "region_fail" || e.op.startsWith("region_partition"));
 
 /** How many times a Region failed in a run: each allows one more copy of what its last second had sent. */
 export const regionFailures = (history: HistoryEntry[]): number => history.filter(isRegionFailure).length;

@@ -26,23 +26,43 @@ export async function failActiveRegion(api: ChaosApi, history: History): Promise
 /**
  * The active Region is partitioned: it keeps running, but reaches neither the authority nor the other Region. The
  * on-call engineer fails over (forced), and the phones keep their old routing (to the cut-off Region) until a
- * later `reroute` step: they meet a Region that must refuse them on its own.
+ * later `reroute` step: they meet a Region that must refuse them on its own. With `operatorReaches`, AWS's shape
+ * of a partition: the operator's machine still reaches the cut-off Region's tables, and `--force` must still be
+ * honoured (no canary, no drain: issue 40, item 4).
  */
-export async function partitionActiveRegion(api: ChaosApi, history: History): Promise<void> {
-  await cutActiveRegion(api, history, "partition");
+export async function partitionActiveRegion(
+  api: ChaosApi,
+  history: History,
+  operatorReaches = false,
+): Promise<void> {
+  await cutActiveRegion(api, history, operatorReaches ? "partition-operator-reaches" : "partition");
 }
 
-async function cutActiveRegion(api: ChaosApi, history: History, how: "fail" | "partition") {
+type Cut = "fail" | "partition" | "partition-operator-reaches";
+
+const CUTS: Record<Cut, { path: string; body?: unknown; kind: string; said: string }> = {
+  fail: { path: "fail", kind: "region_fail", said: "failed" },
+  partition: { path: "partition", kind: "region_partition", said: "cut off" },
+  "partition-operator-reaches": {
+    path: "partition",
+    body: { operator_reaches: true },
+    kind: "region_partition_operator_reaches",
+    said: "cut off from its peer and the authority (the operator still reaches it)",
+  },
+};
+
+async function cutActiveRegion(api: ChaosApi, history: History, how: Cut) {
   await bringBackRegions(api, history);
   const { res, view } = await readRegions(api);
   const from = activeRole(view);
   const to = otherRole(from);
   const toUrl = res.regions[to].api;
   if (!toUrl) throw new Error("a failover step needs both Regions: start the stack with its standby");
-  await api.local("POST", `/regions/${from}/${how}`);
+  const cut = CUTS[how];
+  await api.local("POST", `/regions/${from}/${cut.path}`, cut.body);
   history.fired(
-    how === "fail" ? "region_fail" : "region_partition",
-    `${from} ${how === "fail" ? "failed" : "cut off"} with ${view.replication.pending} change(s) not yet replicated`,
+    cut.kind,
+    `${from} ${cut.said} with ${view.replication.pending} change(s) not yet replicated`,
   );
   await api.local("POST", `/psp/webhooks-to/${to}`);
   await onCall(res, history, to, true, `failover ${from} → ${to}`);

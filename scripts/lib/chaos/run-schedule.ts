@@ -10,7 +10,7 @@ import {
   resumeReplication,
 } from "./region-nemesis";
 import type { RegionsView } from "./resources";
-import type { AsyncCrashPoint, ClientSwitches, PayFault, Schedule, Step } from "./schedule";
+import type { AsyncCrashPoint, CancelFault, ClientSwitches, PayFault, Schedule, Step } from "./schedule";
 
 /** The timing the chaos stack runs with (scripts/lib/chaos/chaos-stack.ts sets it); faults are sized by it. */
 // The deadline leaves the PSP call its minimum second (MIN_PSP_CALL_MS) after the clock margin.
@@ -60,7 +60,7 @@ export async function runSchedule(
   // A phone registers its device long before it pays: with two Regions, the registration has replicated.
   await replicated(api);
   const player = new Player(api, schedule, runId, switches, history, view);
-  for (const step of schedule.steps) await player.play(step);
+  for (const [index, step] of schedule.steps.entries()) await player.play(step, index);
   await api.local("DELETE", "/faults");
   return { history, view };
 }
@@ -75,7 +75,8 @@ class Player {
     private readonly view: ClientView,
   ) {}
 
-  async play(step: Step): Promise<void> {
+  /** Plays one step; its index picks a partition's shape, so that a schedule replays the same without a new draw. */
+  async play(step: Step, index: number): Promise<void> {
     switch (step.op) {
       case "pay":
         return this.pay(step.order, step.fault, step.asyncCrash);
@@ -102,7 +103,9 @@ class Player {
         this.history.fired("replication_stall", "replication between the Regions paused");
         return void (await this.api.local("POST", "/replication", { paused: true }));
       case "region_partition":
-        return partitionActiveRegion(this.api, this.history);
+        // Every other partition in AWS's shape (the operator still reaches the cut-off Region): drawn from the
+        // step's place, not from the generator, so that a seed draws the schedules it always drew.
+        return partitionActiveRegion(this.api, this.history, index % 2 === 1);
       case "failover_again":
         return failoverAgain(this.api, this.history);
       case "reroute":
@@ -184,7 +187,7 @@ class Player {
     await this.pay(i, { kind: "none" });
   }
 
-  private async cancel(i: number, fault: "none" | "psp_lose_reply" | "crash"): Promise<void> {
+  private async cancel(i: number, fault: CancelFault): Promise<void> {
     const o = this.order(i);
     const paymentId = this.view.paymentIds[o.index];
     if (!paymentId) return;
@@ -196,6 +199,8 @@ class Player {
           : {};
     for (const [name, value] of Object.entries(armed))
       await this.api.local("POST", "/faults", { [name]: value, n: 1 });
+    // An outage, not a count: the refund is refused at the PSP's edge and stays in flight; it ends with the cancel.
+    if (fault === "psp_outage") await this.api.local("POST", "/faults", { psp_outage_ms: CANCEL_OUTAGE_MS });
     this.history.add({
       process: o.process,
       type: "invoke",
@@ -209,6 +214,10 @@ class Player {
       body: { payment_id: paymentId, ...a.body },
     });
     await this.settleFaults(armed);
+    if (fault === "psp_outage") {
+      await this.api.local("DELETE", "/faults");
+      this.history.fired("psp_outage_at_cancel", "the refund refused at the PSP's edge: in flight, not sent");
+    }
   }
 
   private async redeliver(i: number): Promise<void> {
@@ -239,6 +248,9 @@ class Player {
       if (!(name in cleared)) this.history.fired(name === "crash_at" ? `crash_at ${String(value)}` : name);
   }
 }
+
+/** Long enough to refuse a cancel's refund at the PSP's edge; cleared as soon as the cancel answered. */
+const CANCEL_OUTAGE_MS = 3_000;
 
 /** The `/_local/faults` body that arms a pay fault for one occurrence. */
 function payFaultBody(f: PayFault): Record<string, string | number> {

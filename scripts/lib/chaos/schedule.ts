@@ -57,7 +57,11 @@ export type Step =
   | { op: "resolve"; order: number }
   /** A client that heard VOID from resolve pays the same order again with a new key. */
   | { op: "new_key"; order: number }
-  | { op: "cancel"; order: number; fault: "none" | "psp_lose_reply" | "crash" }
+  /**
+   * The buyer cancels. `psp_outage`: the PSP refuses the refund at its edge, so the refund stays in flight
+   * (REFUND_PENDING, the buyer told 202) for the resolver to send; drawn only with `--stall-replication`.
+   */
+  | { op: "cancel"; order: number; fault: CancelFault }
   /** The clock jumps: the buyer comes back after seconds or hours. */
   | { op: "later"; seconds: number }
   | { op: "job"; job: "resolver" | "sweeps" }
@@ -79,6 +83,9 @@ export type Step =
    * with `npm run chaos -- --regions 2 --stall-replication`.
    */
   | { op: "replication_stall" };
+
+/** How a cancel's PSP call goes wrong, if it does. */
+export type CancelFault = "none" | "psp_lose_reply" | "crash" | "psp_outage";
 
 /** The steps about Regions, which need a stack with both Regions. */
 export const REGION_OPS = [
