@@ -60,8 +60,22 @@ export function instancesOf(
 }
 
 /**
- * The signal's metric judged only in periods in which this Region wrote to the table: there a missing value
- * counts as 0 (FILL), so "< threshold" breaches; elsewhere the expression has no value (missing, not breaching).
+ * The write operations a client can make on a table, as DynamoDB's `SuccessfulRequestLatency` names them: its sample
+ * counts are requests made to this Region's endpoint, so a write replicated in from the other Region is not one.
+ */
+export const CLIENT_WRITE_OPERATIONS = [
+  "PutItem",
+  "UpdateItem",
+  "DeleteItem",
+  "BatchWriteItem",
+  "TransactWriteItems",
+] as const;
+
+/**
+ * The signal's metric judged only in periods in which this Region's own clients wrote to the table: there a missing
+ * value counts as 0 (FILL), so "< threshold" breaches; elsewhere the expression has no value (missing, not
+ * breaching). Not `ConsumedWriteCapacityUnits`: replicated writes consume capacity in the receiving Region too, so a
+ * passive Region, which originates no write and publishes no `ReplicationLatency`, would breach all day (issue 41).
  */
 export function whileWrittenQueries(
   signal: OnCallSignal,
@@ -69,6 +83,17 @@ export function whileWrittenQueries(
 ): aws.types.input.cloudwatch.MetricAlarmMetricQuery[] {
   const { TableName } = dimensions;
   const period = signal.periodS;
+  const writes = CLIENT_WRITE_OPERATIONS.map((operation, i) => ({
+    id: `w${i}`,
+    metric: {
+      namespace: "AWS/DynamoDB",
+      metricName: "SuccessfulRequestLatency",
+      dimensions: { TableName: TableName ?? "", Operation: operation },
+      stat: "SampleCount",
+      period,
+    },
+    returnData: false,
+  }));
   return [
     {
       id: "signal",
@@ -81,22 +106,18 @@ export function whileWrittenQueries(
       },
       returnData: false,
     },
+    ...writes,
     {
       id: "writes",
-      metric: {
-        namespace: "AWS/DynamoDB",
-        metricName: "ConsumedWriteCapacityUnits",
-        dimensions: { TableName: TableName ?? "" },
-        stat: "Sum",
-        period,
-      },
+      expression: writes.map((w) => `FILL(${w.id}, 0)`).join(" + "),
+      label: "writes by this Region's clients",
       returnData: false,
     },
     // IF gives no value where the condition has none (no writes here), so those periods are missing, not breaching.
     {
       id: "whileWritten",
       expression: "IF(writes > 0, FILL(signal, 0))",
-      label: `${signal.name} while written`,
+      label: `${signal.name} while written here`,
       returnData: true,
     },
   ];

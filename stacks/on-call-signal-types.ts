@@ -54,7 +54,8 @@ export interface OnCallSignal {
   /** Why this threshold, period and missing-data rule, in one line. */
   why: string;
   /**
-   * Judged only in periods in which the Region wrote to the watched table (its ConsumedWriteCapacityUnits): a metric
+   * Judged only in periods in which the Region's own clients wrote to the watched table (the sample counts of its
+   * write operations' SuccessfulRequestLatency, which replicated writes do not add to): a metric
    * that AWS publishes only while it replicates is missing for a reason only then, and counts as 0 there.
    */
   whileWritten?: true;

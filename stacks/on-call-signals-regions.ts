@@ -37,7 +37,7 @@ export const REGION_SIGNALS: readonly OnCallSignal[] = [
     id: "ReplicationMissing",
     runbook: "Replication falls behind",
     meaning:
-      "A global table took writes here but published no ReplicationLatency for 30 minutes: replication stopped",
+      "This Region's own clients wrote a global table but it published no ReplicationLatency for 30 minutes: replication stopped",
     namespace: "AWS/DynamoDB",
     name: "ReplicationLatency",
     dimensions: ["TableName", "ReceivingRegion"],

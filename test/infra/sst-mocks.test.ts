@@ -29,6 +29,7 @@ import { eventsDlqDrain, peerQueue } from "./support/peer-queue-invariant";
 import { ensurePlatform, INSTALL_TIMEOUT_MS } from "./support/platform";
 import { pspSecrets } from "./support/psp-secrets-invariant";
 import { nightlyReconcile } from "./support/reconcile-invariant";
+import { REPLICATION_ALARM_MUTATIONS } from "./support/replication-alarm-mutations";
 import { SCENARIOS } from "./support/scenarios";
 import { buildProgram, runScenario } from "./support/sst-program";
 
@@ -931,7 +932,12 @@ describe("a stage on Stripe (PSP=stripe, the stripe-dev scenario)", () => {
 });
 
 describe("each invariant reports its property broken on purpose", () => {
-  const all = [...mutations, ...DEPLOY_GRADE_MUTATIONS, ...ON_CALL_SIGNAL_MUTATIONS];
+  const all = [
+    ...mutations,
+    ...DEPLOY_GRADE_MUTATIONS,
+    ...ON_CALL_SIGNAL_MUTATIONS,
+    ...REPLICATION_ALARM_MUTATIONS,
+  ];
 
   it("covers every invariant", () => {
     expect(new Set(all.map((m) => m.invariant.name))).toEqual(new Set(invariants.map((i) => i.name)));

@@ -32,7 +32,7 @@ export function pagesWhen(s: OnCallSignal): string {
   const of = s.datapointsToAlarm && s.datapointsToAlarm !== n ? `${s.datapointsToAlarm} of ${n}` : `${n}`;
   const metric = `${s.statistic} of \`${s.name}\` ${OPERATOR[s.comparison]} ${s.threshold.toLocaleString("en-US")}`;
   const only = s.claimMode ? ` (\`CLAIM_MODE=${s.claimMode}\` only)` : "";
-  const written = s.whileWritten ? ", in periods the table was written" : "";
+  const written = s.whileWritten ? ", in periods this Region's own clients wrote the table" : "";
   return `${metric}, ${of} × ${duration(s.periodS)}${written}${only}`;
 }
 

@@ -16,6 +16,7 @@ import { operatorOutputs } from "./operator-invariant";
 import { eventsDlqDrain, peerEventsQueue, peerQueue } from "./peer-queue-invariant";
 import { pspSecrets } from "./psp-secrets-invariant";
 import { nightlyReconcile } from "./reconcile-invariant";
+import { replicationAlarms } from "./replication-alarm-invariant";
 import { signalAlarms } from "./signal-alarms-invariant";
 
 /** What the test demands of a run (from the scenario's settings). */
@@ -927,6 +928,7 @@ export const invariants: Invariant[] = [
   nightlyReconcile,
   onCallAlarms,
   signalAlarms,
+  replicationAlarms,
   onCallDashboards,
   peerQueue,
   eventsDlqDrain,

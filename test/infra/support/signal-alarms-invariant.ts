@@ -148,9 +148,12 @@ function issueProblems(v: View, role: Role, alarms: CapturedResource[]): string[
     )
   )
     out.push(`${role}: no alarm on ReplicationLatency above 180 s`);
+  // The judged expression must fill the missing signal itself (a gate's own FILLs do not make it breach).
   const missing = (a: CapturedResource) =>
     a.inputs.treatMissingData === "breaching" ||
-    /FILL\(\w+, 0\)/.test(JSON.stringify(a.inputs.metricQueries ?? ""));
+    arr(a.inputs.metricQueries)
+      .map(obj)
+      .some((q) => q.returnData === true && /FILL\(signal, 0\)/.test(String(q.expression)));
   if (!alarms.some((a) => JSON.stringify(a.inputs).includes('"ReplicationLatency"') && missing(a)))
     out.push(`${role}: no alarm on ReplicationLatency going missing`);
   return out;
