@@ -46,6 +46,9 @@ export function createFunctions(ctx: RegionContext): RegionFunctions {
         handler: spec.handler,
         runtime: LAMBDA_RUNTIME,
         timeout: `${spec.timeoutSeconds} seconds`,
+        ...(spec.reservedConcurrency === undefined
+          ? {}
+          : { concurrency: { reserved: spec.reservedConcurrency } }),
         description: `${ctx.role}: ${spec.handler}`,
         environment,
         link: linksFor(spec.access, links),

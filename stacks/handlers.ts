@@ -86,6 +86,11 @@ export interface HandlerSpec {
   access: Access;
   /** The Lambda timeout in seconds. */
   timeoutSeconds: number;
+  /**
+   * Reserved concurrency: for the async path a guarantee (a burst on the API cannot take its capacity), for a
+   * webhook route a cap (a flood of events cannot take everybody's). Sized from the load figures (docs/deploying.md).
+   */
+  reservedConcurrency?: number;
 }
 
 /** Every handler of the app, in deployment order. */
@@ -140,6 +145,8 @@ export const handlers: readonly HandlerSpec[] = [
     trigger: { kind: "http", route: "POST /webhooks/psp", auth: "none" },
     access: { claims: "write", ledger: "write", pspSecret: "webhookSecret" },
     timeoutSeconds: 10,
+    // A cap: the PSP's events at the load run's 40 payments/s need about 4; a flood is refused, and the PSP retries.
+    reservedConcurrency: 20,
   },
   {
     // Stripe's events (Stripe-Signature, checked by its SDK), mapped onto the same moves as /webhooks/psp.
@@ -148,6 +155,8 @@ export const handlers: readonly HandlerSpec[] = [
     trigger: { kind: "http", route: "POST /webhooks/stripe", auth: "none" },
     access: { claims: "write", ledger: "write", pspSecret: "stripeWebhookSecret" },
     timeoutSeconds: 10,
+    // A cap, as the generic webhook's: Stripe retries an event it could not deliver for up to three days.
+    reservedConcurrency: 20,
   },
   {
     id: "OutboxRelay",
@@ -164,6 +173,8 @@ export const handlers: readonly HandlerSpec[] = [
     },
     access: { ledger: "write", sendEvents: true, readLedgerStream: true },
     timeoutSeconds: 30,
+    // One invocation per stream shard at a time; 10 shards is far above this table's at the load run's rate.
+    reservedConcurrency: 10,
   },
   {
     // Merchants' daily totals (Part 8): 60 s windows, well inside Lambda's 900 s and 1 MB of state per shard.
@@ -187,6 +198,8 @@ export const handlers: readonly HandlerSpec[] = [
     },
     // The events queue's visibility timeout is 6× this (stacks/events-queue.ts).
     timeoutSeconds: 20,
+    // About 8 at the load run's 40 notifications/s of 200 ms each; 20 keeps room for a redelivery burst.
+    reservedConcurrency: 20,
   },
   {
     id: "Resolver",
@@ -194,6 +207,8 @@ export const handlers: readonly HandlerSpec[] = [
     trigger: { kind: "schedule", rate: "1 minute" },
     access: { claims: "write", ledger: "write", pspSecret: "apiKey" },
     timeoutSeconds: 55,
+    // One pass a minute; 2 lets a slow pass overlap the next start.
+    reservedConcurrency: 2,
   },
   {
     // Re-sends outbox rows the relay left behind, (MRSC mode, no TTL) deletes expired claims, and in a passive

@@ -32,6 +32,7 @@ import { nightlyReconcile } from "./support/reconcile-invariant";
 import { REPLICATION_ALARM_MUTATIONS } from "./support/replication-alarm-mutations";
 import { SCENARIOS } from "./support/scenarios";
 import { buildProgram, runScenario } from "./support/sst-program";
+import { THROTTLE_MUTATIONS } from "./support/throttle-mutations";
 
 const captures = new Map<string, Capture>();
 
@@ -937,6 +938,7 @@ describe("each invariant reports its property broken on purpose", () => {
     ...DEPLOY_GRADE_MUTATIONS,
     ...ON_CALL_SIGNAL_MUTATIONS,
     ...REPLICATION_ALARM_MUTATIONS,
+    ...THROTTLE_MUTATIONS,
   ];
 
   it("covers every invariant", () => {

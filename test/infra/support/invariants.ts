@@ -18,6 +18,7 @@ import { pspSecrets } from "./psp-secrets-invariant";
 import { nightlyReconcile } from "./reconcile-invariant";
 import { replicationAlarms } from "./replication-alarm-invariant";
 import { signalAlarms } from "./signal-alarms-invariant";
+import { throttlesAndHeadroom } from "./throttle-invariant";
 
 /** What the test demands of a run (from the scenario's settings). */
 export interface Expected {
@@ -929,6 +930,7 @@ export const invariants: Invariant[] = [
   onCallAlarms,
   signalAlarms,
   replicationAlarms,
+  throttlesAndHeadroom,
   onCallDashboards,
   peerQueue,
   eventsDlqDrain,
