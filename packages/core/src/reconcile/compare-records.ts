@@ -8,14 +8,8 @@ import type {
   Reconciliation,
 } from "./reconcile-records";
 
-export type {
-  CompareWindow,
-  Discrepancy,
-  DiscrepancyKind,
-  LedgerPayment,
-  PspChargeRecord,
-  Reconciliation,
-} from "./reconcile-records";
+// The records live in their own module (no import circle with duplicate-orders.ts); callers still find them here.
+export type * from "./reconcile-records";
 
 // Stripe-like PSPs answer currencies in lower case; the ledger keeps ISO 4217's upper case.
 const upper = (currency: string) => currency.toUpperCase();

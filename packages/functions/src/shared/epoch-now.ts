@@ -7,12 +7,10 @@ import { type EpochContext, type EpochNow, regionGate } from "@eo/core";
 // names the current epoch in a Region that may act, since no failover completes within one act window.
 /** The Region control's epoch and start, from the request's one read of the authority, asked only on a void. */
 export function epochContext(): EpochContext {
-  let read: Promise<EpochNow | undefined> | undefined;
-  const controlNow = () => {
-    read ??= regionGate()
+  // No memo of its own: the request view already makes every ask of one request the same read.
+  const controlNow = () =>
+    regionGate()
       .controlNow()
-      .then((c) => c && { epoch: c.epoch, active_from: c.active_from });
-    return read;
-  };
+      .then((c): EpochNow | undefined => c && { epoch: c.epoch, active_from: c.active_from });
   return { controlNow };
 }
