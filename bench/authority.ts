@@ -199,7 +199,7 @@ async function main(): Promise<void> {
   try {
     await createTables(endpoint, primary);
     // createControlTables uses only the DynamoDB endpoint and the Regions' names; no queue is started.
-    const noQueues = { events: "", eventsDlq: "", relayFailures: "" };
+    const noQueues = { events: "", eventsDlq: "", relayFailures: "", streamJobFailures: "" };
     await createControlTables({
       endpoints: { dynamodb: endpoint, sqs: "", ses: "" },
       regions: {

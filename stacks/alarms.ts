@@ -1,4 +1,5 @@
 import type { RegionFunctions } from "./functions";
+import { handlers } from "./handlers";
 import { type OnCall, onCallActions } from "./on-call";
 import {
   APP_DIMENSIONS,
@@ -43,8 +44,15 @@ export function instancesOf(
         part: id,
         dimensions: { FunctionName: fn.name },
       }));
-    case "relay-function":
-      return [{ part: "", dimensions: { FunctionName: relayOf(watched).name } }];
+    case "stream-consumers":
+      return streamConsumers(watched).map(([id, fn]) => ({
+        part: id,
+        dimensions: { FunctionName: fn.name },
+      }));
+    case "relay-failures":
+      return [{ part: "", dimensions: { QueueName: ctx.queues.relayFailures.nodes.queue.name } }];
+    case "stream-job-failures":
+      return [{ part: "", dimensions: { QueueName: ctx.queues.streamJobFailures.nodes.queue.name } }];
     case "api":
       return [{ part: "", dimensions: { ApiId: watched.api.nodes.api.id } }];
     case "events-queue":
@@ -123,10 +131,14 @@ export function whileWrittenQueries(
   ];
 }
 
-function relayOf(watched: Watched): sst.aws.Function {
-  const relay = watched.functions.OutboxRelay;
-  if (!relay) throw new Error("no OutboxRelay function to watch");
-  return relay;
+/** Every function that reads the ledger's stream (one per Region, by construction): each has its iterator age. */
+function streamConsumers(watched: Watched): Array<[string, sst.aws.Function]> {
+  const ids = handlers.filter((h) => h.trigger.kind === "ledger-stream").map((h) => h.id);
+  const found = ids.map((id): [string, sst.aws.Function | undefined] => [id, watched.functions[id]]);
+  const missing = found.filter(([, fn]) => !fn).map(([id]) => id);
+  if (found.length === 0 || missing.length > 0)
+    throw new Error(`no stream consumer to watch (missing: ${missing.join(", ") || "none declared"})`);
+  return found as Array<[string, sst.aws.Function]>;
 }
 
 /** The signals deployed in this configuration: the generator's own (not a module's) and the claim mode's. */

@@ -15,6 +15,10 @@ export interface DashboardInput {
   functions: Record<string, string>;
   eventsQueue: string;
   eventsDlq: string;
+  /** The ledger stream's consumers (function ids), and the failure queue of each (their names). */
+  streamConsumers: string[];
+  relayFailures: string;
+  streamJobFailures: string;
   /** The global tables replicated to the other Region. */
   globalTables: string[];
   alarmArns: string[];
@@ -45,7 +49,9 @@ const PLACE: Record<string, Section> = {
   NotificationsFailedForGood: "async",
   RelayFailures: "async",
   WorkerFailures: "async",
-  RelayIteratorAge: "async",
+  StreamIteratorAge: "async",
+  RelayFailuresQueued: "async",
+  StreamJobBatchesSkipped: "async",
   EventsQueueAge: "async",
   LambdaErrors: "async",
   LambdaThrottles: "async",
@@ -100,8 +106,18 @@ function rowsOf(s: OnCallSignal, input: DashboardInput): MetricRow[] {
         name,
         opts(here, id),
       ]);
-    case "relay-function":
-      return [[s.namespace, s.name, "FunctionName", input.functions.OutboxRelay ?? "", opts(here, "relay")]];
+    case "stream-consumers":
+      return input.streamConsumers.map((id) => [
+        s.namespace,
+        s.name,
+        "FunctionName",
+        input.functions[id] ?? "",
+        opts(here, id),
+      ]);
+    case "relay-failures":
+      return [[s.namespace, s.name, "QueueName", input.relayFailures, opts(here, "relay failures")]];
+    case "stream-job-failures":
+      return [[s.namespace, s.name, "QueueName", input.streamJobFailures, opts(here, "stream job failures")]];
     case "api":
       return [[s.namespace, s.name, "ApiId", input.apiId, opts(here, "5xx rate")]];
     case "events-queue":

@@ -1,5 +1,6 @@
 import type { Watched } from "./alarms";
 import { dashboardBody } from "./dashboard-body";
+import { handlers } from "./handlers";
 import { ON_CALL_SIGNALS } from "./on-call-signals";
 import type { RegionContext } from "./region-context";
 
@@ -20,23 +21,29 @@ export function createDashboard(
       watched.api.nodes.api.id,
       ctx.queues.events.nodes.queue.name,
       ctx.queues.eventsDlq.nodes.queue.name,
+      ctx.queues.relayFailures.nodes.queue.name,
+      ctx.queues.streamJobFailures.nodes.queue.name,
       $util.all(Object.values(watched.functions).map((f) => f.name)),
       $util.all([ctx.tables.ledger.name, ctx.tables.consumer.name]),
       $util.all(alarms.map((a) => a.arn)),
     ])
-    .apply(([apiId, eventsQueue, eventsDlq, fnNames, globalTables, alarmArns]) =>
-      dashboardBody({
-        role: ctx.role,
-        region: ctx.config.regions[ctx.role],
-        otherRegion: ctx.config.regions[ctx.role === "primary" ? "standby" : "primary"],
-        apiId,
-        functions: Object.fromEntries(ids.map((id, i) => [id, fnNames[i] ?? ""])),
-        eventsQueue,
-        eventsDlq,
-        globalTables,
-        alarmArns,
-        signals,
-      }),
+    .apply(
+      ([apiId, eventsQueue, eventsDlq, relayFailures, streamJobFailures, fnNames, globalTables, alarmArns]) =>
+        dashboardBody({
+          role: ctx.role,
+          region: ctx.config.regions[ctx.role],
+          otherRegion: ctx.config.regions[ctx.role === "primary" ? "standby" : "primary"],
+          apiId,
+          functions: Object.fromEntries(ids.map((id, i) => [id, fnNames[i] ?? ""])),
+          eventsQueue,
+          eventsDlq,
+          streamConsumers: handlers.filter((h) => h.trigger.kind === "ledger-stream").map((h) => h.id),
+          relayFailures,
+          streamJobFailures,
+          globalTables,
+          alarmArns,
+          signals,
+        }),
     );
   return new aws.cloudwatch.Dashboard(
     `${ctx.prefix}OnCallDashboard`,

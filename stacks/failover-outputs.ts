@@ -30,6 +30,9 @@ export function failoverTargets(
     consumer: tables.consumer.name,
     eventsQueue: queues.events.url,
     eventsDlq: queues.eventsDlq.url,
+    // The stream job's sink and failure queue: `npm run recompute-totals` adds a skipped batch's events.
+    totals: tables.totals.name,
+    streamJobFailures: queues.streamJobFailures.url,
     resolver: fn("Resolver"),
     sweeps: fn("Sweeps"),
   };

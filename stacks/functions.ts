@@ -79,6 +79,8 @@ function handlerEnvironment(ctx: RegionContext): Record<string, $util.Input<stri
     EVENTS_QUEUE_URL: queues.events.url,
     // This Region's events DLQ: what a passive Region's sweeps hand over to the other Region's events queue.
     EVENTS_DLQ_URL: queues.eventsDlq.url,
+    // Where the stream job describes a batch it gave up on (the recompute command reads it).
+    STREAM_JOB_FAILURES_QUEUE_URL: queues.streamJobFailures.url,
     // The other Region's events queue: where a passive Region's worker hands over the events it receives.
     PEER_EVENTS_QUEUE_URL: peerQueues.events.url,
     CLAIM_MODE: config.claimMode,
@@ -219,6 +221,8 @@ function permissionsFor(spec: HandlerSpec, ctx: RegionContext): sst.aws.Function
     // The event source mapping's on-failure destination is written with the function's role.
     out.push({ actions: ["sqs:SendMessage"], resources: [ctx.queues.relayFailures.arn] });
   }
+  if (access.streamJobFailures === "send")
+    out.push({ actions: ["sqs:SendMessage"], resources: [ctx.queues.streamJobFailures.arn] });
   if (access.push) {
     const { apns, fcm } = ctx.pushEmail;
     const endpoints = [apns.arn, fcm.arn].map((arn) =>

@@ -17,22 +17,31 @@ export type HttpRoute =
   | "POST /webhooks/psp"
   | "POST /webhooks/stripe";
 
+/** The ledger stream records the outbox relay takes. */
+export interface RelayRecords {
+  keyPrefix: string;
+  /** Also this Region's own inserts of items whose sort key starts so (journal entries carry their events). */
+  ownInsertsOfSkPrefix: string;
+  /**
+   * Also the inserts of items whose sort key starts with one of these, from either Region (every refund attempt's
+   * entry and in-flight fact).
+   */
+  insertsOfSkPrefixes: readonly string[];
+}
+
 /** What invokes a handler in AWS. */
 export type Trigger =
   | { kind: "http"; route: HttpRoute; auth: "jwt" | "none" }
   | {
-      kind: "ledger-stream";
-      keyPrefix: string;
-      /** Also this Region's own inserts of items whose sort key starts so (journal entries carry their events). */
-      ownInsertsOfSkPrefix?: string;
       /**
-       * Also the inserts of items whose sort key starts with one of these, from either Region (every refund
-       * attempt's entry and in-flight fact).
+       * The ledger's stream, read by one mapping per Region (AWS recommends one reader per shard of a global table's
+       * stream): its records go to the outbox relay and to Part 8's stream job, each with its own failure accounting.
        */
-      insertsOfSkPrefixes?: readonly string[];
+      kind: "ledger-stream";
+      relay: RelayRecords;
+      /** The stream job's records (payment rows) and the tumbling window the mapping carries its state in. */
+      job: { sk: "PAYMENT"; windowS: number };
     }
-  /** The ledger's stream with tumbling windows: the mapping carries the function's state (Part 8's job). */
-  | { kind: "ledger-stream-window"; windowS: number }
   | { kind: "events-queue" }
   | { kind: "schedule"; rate: "1 minute" | "5 minutes" }
   /** A cron expression (UTC); its stack module wires the schedule with its alarms (stacks/reconcile.ts). */
@@ -64,6 +73,8 @@ export interface Access {
   eventsDlq?: "drain";
   /** Read the ledger table's stream and report failed batches to the relay-failures queue. */
   readLedgerStream?: boolean;
+  /** Describe a batch the stream job gave up on to its own failure queue (the recompute command reads it). */
+  streamJobFailures?: "send";
   /** SNS mobile push: create device endpoints, or create them and publish to them. */
   push?: "register" | "send";
   /** Send email through the Region's SES identity. */
@@ -159,30 +170,34 @@ export const handlers: readonly HandlerSpec[] = [
     reservedConcurrency: 20,
   },
   {
-    id: "OutboxRelay",
-    handler: "packages/functions/src/stream/outbox-relay.handler",
+    // The one reader of the ledger's stream in each Region: the outbox relay and the merchants' daily totals (Part 8)
+    // share its mapping, which AWS recommends for a global table's stream (two readers per shard would be throttled).
+    id: "LedgerStream",
+    handler: "packages/functions/src/stream/ledger-stream.handler",
     // A journal entry carries its move's event (journal-and-outbox.ts); a caught-up move's event is an OUTBOX# item.
     // JOURNAL#3 (attempt 1) and JOURNAL#3#n (attempt n ≥ 2) are a refund's entries: from either Region, the relay
     // catches up a row that lost its REFUNDED write (Part 9); FACT#REFUND_PENDING[#n], a refund attempt's in-flight
-    // fact, one that lost its REFUND_PENDING write to an older copy settled later (issue 40).
+    // fact, one that lost its REFUND_PENDING write to an older copy settled later (issue 40). The job's 60 s windows
+    // are well inside Lambda's 900 s and 1 MB of state per shard.
     trigger: {
       kind: "ledger-stream",
-      keyPrefix: "OUTBOX#",
-      ownInsertsOfSkPrefix: "JOURNAL#",
-      insertsOfSkPrefixes: ["JOURNAL#3", "FACT#REFUND_PENDING"],
+      relay: {
+        keyPrefix: "OUTBOX#",
+        ownInsertsOfSkPrefix: "JOURNAL#",
+        insertsOfSkPrefixes: ["JOURNAL#3", "FACT#REFUND_PENDING"],
+      },
+      job: { sk: "PAYMENT", windowS: 60 },
     },
-    access: { ledger: "write", sendEvents: true, readLedgerStream: true },
+    access: {
+      ledger: "write",
+      sendEvents: true,
+      readLedgerStream: true,
+      totals: "write",
+      streamJobFailures: "send",
+    },
     timeoutSeconds: 30,
     // One invocation per stream shard at a time; 10 shards is far above this table's at the load run's rate.
     reservedConcurrency: 10,
-  },
-  {
-    // Merchants' daily totals (Part 8): 60 s windows, well inside Lambda's 900 s and 1 MB of state per shard.
-    id: "StreamJob",
-    handler: "packages/functions/src/stream/stream-job.handler",
-    trigger: { kind: "ledger-stream-window", windowS: 60 },
-    access: { totals: "write", readLedgerStream: true },
-    timeoutSeconds: 30,
   },
   {
     id: "NotifyWorker",

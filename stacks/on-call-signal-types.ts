@@ -19,12 +19,14 @@ export type MissingData = "notBreaching" | "breaching" | "missing" | "ignore";
 
 /**
  * Which resource fills the metric's dimensions (besides `service` for our own metrics): one alarm per Region, or one
- * per function, table or queue of the Region.
+ * per function, stream consumer (a function on the ledger's stream), table or queue of the Region.
  */
 export type SignalTarget =
   | "app"
   | "each-function"
-  | "relay-function"
+  | "stream-consumers"
+  | "relay-failures"
+  | "stream-job-failures"
   | "api"
   | "events-queue"
   | "events-dlq"

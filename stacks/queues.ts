@@ -4,11 +4,15 @@ import type { RegionProviders } from "./region-base";
 
 const FOURTEEN_DAYS_S = 14 * 24 * 3600;
 
-/** One Region's queues: the events FIFO queue, its FIFO DLQ, and the relay's on-failure queue. */
+/**
+ * One Region's queues: the events FIFO queue, its FIFO DLQ, and a failure queue for each consumer of the ledger's
+ * stream (the relay's, the mapping's on-failure destination; the stream job's, which it writes itself).
+ */
 export interface RegionQueues {
   events: sst.aws.Queue;
   eventsDlq: sst.aws.Queue;
   relayFailures: sst.aws.Queue;
+  streamJobFailures: sst.aws.Queue;
 }
 
 /** Both Regions' queues, by Region role. */
@@ -60,5 +64,11 @@ function createRegionQueues(prefix: "Primary" | "Standby", provider: aws.Provide
     { transform: { queue: { messageRetentionSeconds: FOURTEEN_DAYS_S } } },
     opts,
   );
-  return { events, eventsDlq, relayFailures };
+  // Batches the stream job gave up on, with the events it would have counted: `npm run recompute-totals` adds them.
+  const streamJobFailures = new sst.aws.Queue(
+    `${prefix}StreamJobFailures`,
+    { transform: { queue: { messageRetentionSeconds: FOURTEEN_DAYS_S } } },
+    opts,
+  );
+  return { events, eventsDlq, relayFailures, streamJobFailures };
 }

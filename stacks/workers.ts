@@ -1,20 +1,20 @@
 import type { RegionFunctions } from "./functions";
-import { handlers } from "./handlers";
+import { handlers, type Trigger } from "./handlers";
 import type { RegionContext } from "./region-context";
 
 /**
- * The relay's stream subscription settings: a failed batch (a publish that failed, an authority that could not be
- * read) is retried until it succeeds, never dropped to the sweep; its records leave only at the stream's 24 h
- * retention, to the on-failure queue.
+ * The ledger stream's one subscription per Region (the relay and the stream job share it: AWS recommends one reader
+ * per shard of a global table's stream). A failed batch is the relay's (the job gives its own up to its failure
+ * queue, packages/core run-job-part.ts): it is retried until it succeeds, never dropped to the sweep; its records
+ * leave only at the stream's 24 h retention, to the relay-failures queue. No bisecting: the relay's failures are the
+ * batch's (a publish, the authority), and halving a tumbling window's batch finds nothing either.
  */
-export const RELAY_SUBSCRIPTION = {
+export const LEDGER_STREAM_SUBSCRIPTION = {
   batchSize: 100,
-  bisectBatchOnFunctionError: true,
+  bisectBatchOnFunctionError: false,
   maximumRetryAttempts: -1,
   maximumRecordAgeInSeconds: -1,
 };
-/** The stream job's subscription settings (its window is the handler's trigger). */
-export const STREAM_JOB_SUBSCRIPTION = { batchSize: 100, maximumRetryAttempts: 10 };
 /** The worker's queue subscription settings. */
 export const WORKER_SUBSCRIPTION = { size: 10, partialResponses: true };
 
@@ -42,68 +42,11 @@ export function createWorkers(ctx: RegionContext, functions: RegionFunctions): v
           functionName: fn(spec.id).arn,
           // Rows written while no mapping reads the stream are re-sent by the sweeps.
           startingPosition: "LATEST",
-          ...RELAY_SUBSCRIPTION,
+          ...LEDGER_STREAM_SUBSCRIPTION,
+          // Part 8's job: the window carries the job's state between invocations and commits it with the position.
+          tumblingWindowInSeconds: trigger.job.windowS,
           destinationConfig: { onFailure: { destinationArn: ctx.queues.relayFailures.arn } },
-          filterCriteria: {
-            filters: [
-              {
-                // Only this Region's own outbox writes: its replica's stream carries the other Region's too, and
-                // relaying those would send every event from both Regions (a promoted Region's sweep re-sends
-                // the other's leftovers, with their stored ids).
-                pattern: JSON.stringify({
-                  dynamodb: {
-                    Keys: { pk: { S: [{ prefix: trigger.keyPrefix }] } },
-                    NewImage: { origin_region: { S: [ctx.role] } },
-                  },
-                }),
-              },
-              ...(trigger.ownInsertsOfSkPrefix
-                ? [
-                    {
-                      // This Region's own journal entries: each carries the event of the move that wrote it.
-                      pattern: JSON.stringify({
-                        eventName: ["INSERT"],
-                        dynamodb: {
-                          Keys: { sk: { S: [{ prefix: trigger.ownInsertsOfSkPrefix }] } },
-                          NewImage: { origin_region: { S: [ctx.role] } },
-                        },
-                      }),
-                    },
-                  ]
-                : []),
-              ...(trigger.insertsOfSkPrefixes
-                ? [
-                    {
-                      // From both Regions: a replicated entry is the one that can find its row behind.
-                      pattern: JSON.stringify({
-                        eventName: ["INSERT"],
-                        dynamodb: {
-                          Keys: { sk: { S: trigger.insertsOfSkPrefixes.map((prefix) => ({ prefix })) } },
-                        },
-                      }),
-                    },
-                  ]
-                : []),
-            ],
-          },
-        },
-        opts,
-      );
-    } else if (trigger.kind === "ledger-stream-window") {
-      // Part 8's job: the mapping's tumbling window carries the job's state between invocations and commits it
-      // with the stream position; payment rows only.
-      new aws.lambda.EventSourceMapping(
-        `${ctx.prefix}${spec.id}Subscription`,
-        {
-          eventSourceArn: ctx.tables.ledger.streamArn,
-          functionName: fn(spec.id).arn,
-          startingPosition: "LATEST",
-          ...STREAM_JOB_SUBSCRIPTION,
-          tumblingWindowInSeconds: trigger.windowS,
-          destinationConfig: { onFailure: { destinationArn: ctx.queues.relayFailures.arn } },
-          filterCriteria: {
-            filters: [{ pattern: JSON.stringify({ dynamodb: { Keys: { sk: { S: ["PAYMENT"] } } } }) }],
-          },
+          filterCriteria: { filters: ledgerStreamFilters(trigger, ctx.role) },
         },
         opts,
       );
@@ -117,4 +60,42 @@ export function createWorkers(ctx: RegionContext, functions: RegionFunctions): v
       );
     }
   }
+}
+
+/**
+ * The mapping's filters (four, of Lambda's five per mapping): the job's payment rows, and the relay's records.
+ */
+function ledgerStreamFilters(trigger: Extract<Trigger, { kind: "ledger-stream" }>, role: string) {
+  const { relay } = trigger;
+  return [
+    { pattern: JSON.stringify({ dynamodb: { Keys: { sk: { S: [trigger.job.sk] } } } }) },
+    {
+      // Only this Region's own outbox writes: its replica's stream carries the other Region's too, and relaying those
+      // would send every event from both Regions (a promoted Region's sweep re-sends the other's leftovers, with their
+      // stored ids).
+      pattern: JSON.stringify({
+        dynamodb: {
+          Keys: { pk: { S: [{ prefix: relay.keyPrefix }] } },
+          NewImage: { origin_region: { S: [role] } },
+        },
+      }),
+    },
+    {
+      // This Region's own journal entries: each carries the event of the move that wrote it.
+      pattern: JSON.stringify({
+        eventName: ["INSERT"],
+        dynamodb: {
+          Keys: { sk: { S: [{ prefix: relay.ownInsertsOfSkPrefix }] } },
+          NewImage: { origin_region: { S: [role] } },
+        },
+      }),
+    },
+    {
+      // From both Regions: a replicated entry is the one that can find its row behind.
+      pattern: JSON.stringify({
+        eventName: ["INSERT"],
+        dynamodb: { Keys: { sk: { S: relay.insertsOfSkPrefixes.map((prefix) => ({ prefix })) } } },
+      }),
+    },
+  ];
 }

@@ -22,6 +22,7 @@ import {
   View,
   workerSubscription,
 } from "./support/invariants";
+import { LEDGER_STREAM_MUTATIONS } from "./support/ledger-stream-mutations";
 import { type Mutation, resourceOf } from "./support/mutation";
 import { ON_CALL_SIGNAL_MUTATIONS } from "./support/on-call-signal-mutations";
 import { operatorOutputs } from "./support/operator-invariant";
@@ -190,28 +191,28 @@ const mutations: Mutation[] = [
     invariant: relaySubscription,
     on: HOME,
     breakIt: (c) => {
-      esmOf(c, "StandbyOutboxRelay").inputs.eventSourceArn = String(
-        esmOf(c, "PrimaryOutboxRelay").inputs.eventSourceArn,
+      esmOf(c, "StandbyLedgerStream").inputs.eventSourceArn = String(
+        esmOf(c, "PrimaryLedgerStream").inputs.eventSourceArn,
       );
     },
     expectViolation:
       /standby: the relay reads arn:aws:dynamodb:us-east-1:.*not the ledger stream in us-west-2/,
   },
   {
-    what: "the relay without bisect-on-error",
+    what: "the shared mapping bisecting (a relay failure is the batch's: halving a window's batch finds nothing)",
     invariant: relaySubscription,
     on: MRSC,
     breakIt: (c) => {
-      esmOf(c, "PrimaryOutboxRelay").inputs.bisectBatchOnFunctionError = false;
+      esmOf(c, "PrimaryLedgerStream").inputs.bisectBatchOnFunctionError = true;
     },
-    expectViolation: /primary: relay does not bisect failed batches/,
+    expectViolation: /primary: relay bisect-on-error is true, expected false/,
   },
   {
     what: "the relay giving a failed batch up after 10 retries (an authority blip drops it to the sweep)",
     invariant: relaySubscription,
     on: MRSC,
     breakIt: (c) => {
-      esmOf(c, "PrimaryOutboxRelay").inputs.maximumRetryAttempts = 10;
+      esmOf(c, "PrimaryLedgerStream").inputs.maximumRetryAttempts = 10;
     },
     expectViolation: /primary: relay retries 10 times, expected -1/,
   },
@@ -220,7 +221,7 @@ const mutations: Mutation[] = [
     invariant: streamJob,
     on: HOME,
     breakIt: (c) => {
-      esmOf(c, "PrimaryStreamJob").inputs.tumblingWindowInSeconds = 3_600;
+      esmOf(c, "PrimaryLedgerStream").inputs.tumblingWindowInSeconds = 3_600;
     },
     expectViolation: /primary: the stream job's window is 3600 s, not 1 to 900/,
   },
@@ -229,8 +230,8 @@ const mutations: Mutation[] = [
     invariant: streamJob,
     on: MRSC,
     breakIt: (c) => {
-      esmOf(c, "StandbyStreamJob").inputs.eventSourceArn = String(
-        esmOf(c, "PrimaryStreamJob").inputs.eventSourceArn,
+      esmOf(c, "StandbyLedgerStream").inputs.eventSourceArn = String(
+        esmOf(c, "PrimaryLedgerStream").inputs.eventSourceArn,
       );
     },
     expectViolation:
@@ -241,8 +242,8 @@ const mutations: Mutation[] = [
     invariant: relaySubscription,
     on: HOME,
     breakIt: (c) => {
-      const criteria = esmOf(c, "StandbyOutboxRelay").inputs.filterCriteria as { filters: unknown[] };
-      criteria.filters = criteria.filters.slice(0, 2);
+      const criteria = esmOf(c, "StandbyLedgerStream").inputs.filterCriteria as { filters: unknown[] };
+      criteria.filters = criteria.filters.slice(0, 3);
     },
     expectViolation:
       /standby: the relay does not take the inserts of JOURNAL#3…, FACT#REFUND_PENDING… from either Region/,
@@ -252,10 +253,10 @@ const mutations: Mutation[] = [
     invariant: relaySubscription,
     on: HOME,
     breakIt: (c) => {
-      const criteria = esmOf(c, "PrimaryOutboxRelay").inputs.filterCriteria as {
+      const criteria = esmOf(c, "PrimaryLedgerStream").inputs.filterCriteria as {
         filters: Array<{ pattern: string }>;
       };
-      const last = criteria.filters[2] as { pattern: string };
+      const last = criteria.filters[3] as { pattern: string };
       last.pattern = last.pattern.replace(/,\{"prefix":"FACT#REFUND_PENDING"\}/, "");
     },
     expectViolation: /primary: the relay does not take the inserts of JOURNAL#3…, FACT#REFUND_PENDING…/,
@@ -265,8 +266,8 @@ const mutations: Mutation[] = [
     invariant: relaySubscription,
     on: HOME,
     breakIt: (c) => {
-      const criteria = esmOf(c, "PrimaryOutboxRelay").inputs.filterCriteria as { filters: unknown[] };
-      criteria.filters = [criteria.filters[0], criteria.filters[2]];
+      const criteria = esmOf(c, "PrimaryLedgerStream").inputs.filterCriteria as { filters: unknown[] };
+      criteria.filters = [criteria.filters[0], criteria.filters[1], criteria.filters[3]];
     },
     expectViolation: /primary: the relay does not take the inserts of its own JOURNAL# entries/,
   },
@@ -599,12 +600,12 @@ const mutations: Mutation[] = [
     invariant: pspSecrets,
     on: HOME,
     breakIt: (c) => {
-      build(c, "PrimaryOutboxRelay").links.PspSettings = {
+      build(c, "PrimaryLedgerStream").links.PspSettings = {
         url: "https://psp.example.com",
         key: "sk_test_offline",
       };
     },
-    expectViolation: /primary: OutboxRelay must never read the PSP apiKey, but can \(link PspSettings\)/,
+    expectViolation: /primary: LedgerStream must never read the PSP apiKey, but can \(link PspSettings\)/,
   },
   {
     what: "device registration given the API key under another variable name",
@@ -807,13 +808,13 @@ const mutations: Mutation[] = [
     invariant: peerQueue,
     on: SINGLE,
     breakIt: (c) => {
-      addStatement(c, "PrimaryOutboxRelay", {
+      addStatement(c, "PrimaryLedgerStream", {
         Effect: "Allow",
         Action: ["sqs:SendMessage"],
         Resource: [queue(c, "StandbyEvents").state.arn as string],
       });
     },
-    expectViolation: /primary: OutboxRelay may sqs:SendMessage on the standby events queue/,
+    expectViolation: /primary: LedgerStream may sqs:SendMessage on the standby events queue/,
   },
   {
     what: "the worker allowed every queue of the peer's Region (its DLQ too), and to receive there",
@@ -939,6 +940,7 @@ describe("each invariant reports its property broken on purpose", () => {
     ...ON_CALL_SIGNAL_MUTATIONS,
     ...REPLICATION_ALARM_MUTATIONS,
     ...THROTTLE_MUTATIONS,
+    ...LEDGER_STREAM_MUTATIONS,
   ];
 
   it("covers every invariant", () => {

@@ -19,8 +19,8 @@ export function localPorts(env: NodeJS.ProcessEnv = process.env) {
 interface LocalRegionResources {
   region: string;
   api: string | null;
-  tables: { claims: string; ledger: string; consumer: string };
-  queues: { events: string; eventsDlq: string };
+  tables: { claims: string; ledger: string; consumer: string; totals?: string };
+  queues: { events: string; eventsDlq: string; streamJobFailures?: string };
 }
 
 interface LocalResources {
@@ -57,6 +57,7 @@ export async function localTarget(env: NodeJS.ProcessEnv = process.env): Promise
       ...r.tables,
       eventsQueue: r.queues.events,
       eventsDlq: r.queues.eventsDlq,
+      ...(r.queues.streamJobFailures ? { streamJobFailures: r.queues.streamJobFailures } : {}),
       // A stack started without its standby (LOCAL_STANDBY=off) has no API there: its side never answers.
       api: r.api ?? `http://127.0.0.1:${env.STANDBY_API_PORT || 3100}`,
     };

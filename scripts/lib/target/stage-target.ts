@@ -16,6 +16,9 @@ const REGION_KEYS = [
   "sweeps",
 ] as const;
 
+/** Keys a script needs only for one command (it refuses without them), so older outputs still serve the rest. */
+const OPTIONAL_REGION_KEYS = ["totals", "streamJobFailures"] as const;
+
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -35,7 +38,13 @@ export function parseStageOutputs(outputs: unknown, file: string): Target {
     const r = f[role];
     for (const k of REGION_KEYS)
       if (!isObject(r) || typeof r[k] !== "string") throw stale(`failover.${role}.${k}`);
-    return { role, ...(r as Record<(typeof REGION_KEYS)[number], string>) };
+    const optional = Object.fromEntries(
+      OPTIONAL_REGION_KEYS.filter((k) => typeof (r as Json)[k] === "string").map((k) => [
+        k,
+        (r as Json)[k] as string,
+      ]),
+    );
+    return { role, ...(r as Record<(typeof REGION_KEYS)[number], string>), ...optional };
   };
   const a = f.authority;
   if (!isObject(a) || typeof a.table !== "string" || !Array.isArray(a.regions) || a.regions.length === 0)

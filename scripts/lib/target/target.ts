@@ -11,6 +11,12 @@ export interface RegionTarget {
   consumer: string;
   eventsQueue: string;
   eventsDlq: string;
+  /**
+   * The stream job's sink and failure queue (`npm run recompute-totals`); absent from a stage's outputs written
+   * before issue 41, and the recompute then refuses.
+   */
+  totals?: string;
+  streamJobFailures?: string;
   /** The Region's scheduled functions (a stage), invoked by name; the local stack runs them through `/_local/run`. */
   resolver?: string;
   sweeps?: string;

@@ -11,6 +11,12 @@ import { dnsRecords } from "./dns-invariant";
 import { eventsQueueAtScale } from "./events-queue-invariant";
 import { allowedResources, isAllowed, type PolicyDocument } from "./iam";
 import { arr, obj, str } from "./json";
+import {
+  failureQueuePerConsumer,
+  filtersWithinQuota,
+  oneStreamReader,
+  streamIteratorAge,
+} from "./ledger-stream-invariant";
 import { onCallAlarms } from "./on-call-invariant";
 import { operatorOutputs } from "./operator-invariant";
 import { eventsDlqDrain, peerEventsQueue, peerQueue } from "./peer-queue-invariant";
@@ -48,7 +54,8 @@ export const CONTRACT = {
   workerBatchSize: 10,
   relay: {
     batchSize: 100,
-    bisect: true,
+    /** The relay shares the job's tumbling-window mapping; its failures are the batch's, so halving finds nothing. */
+    bisect: false,
     /** Retried until it succeeds (issue 40): an unreadable authority fails the batch rather than drop it. */
     maximumRetryAttempts: -1,
     maximumRecordAgeInSeconds: -1,
@@ -401,13 +408,16 @@ export const workerSubscription: Invariant = {
   },
 };
 
-/** The relay reads its Region's ledger stream (the replica's in the standby) with bisect, retries and a failure queue. */
+/**
+ * The relay's part of the one ledger stream mapping: its Region's ledger stream (the replica's in the standby), retried
+ * until it succeeds, a failure queue, and the relay's filters.
+ */
 export const relaySubscription: Invariant = {
   name: "relay stream subscription",
   check(v) {
     const out: string[] = [];
     for (const role of ROLES) {
-      const relay = v.fn(role, "OutboxRelay");
+      const relay = v.fn(role, "LedgerStream");
       const esms = v
         .ofType("aws:lambda/eventSourceMapping:EventSourceMapping")
         .filter((m) => relay && m.inputs.functionName === relay.state.arn);
@@ -427,7 +437,9 @@ export const relaySubscription: Invariant = {
       if (m.inputs.batchSize !== CONTRACT.relay.batchSize)
         out.push(`${role}: relay batch size ${m.inputs.batchSize}`);
       if (m.inputs.bisectBatchOnFunctionError !== CONTRACT.relay.bisect)
-        out.push(`${role}: relay does not bisect failed batches`);
+        out.push(
+          `${role}: relay bisect-on-error is ${m.inputs.bisectBatchOnFunctionError}, expected ${CONTRACT.relay.bisect}`,
+        );
       if (m.inputs.maximumRetryAttempts !== CONTRACT.relay.maximumRetryAttempts) {
         out.push(
           `${role}: relay retries ${m.inputs.maximumRetryAttempts} times, expected ${CONTRACT.relay.maximumRetryAttempts}`,
@@ -446,10 +458,11 @@ export const relaySubscription: Invariant = {
       ) {
         out.push(`${role}: the relay's on-failure destination is not a standard queue in ${v.region(role)}`);
       }
-      const patterns = arr(obj(m.inputs.filterCriteria).filters).map(
-        (f) => JSON.parse(String(obj(f).pattern)) as Json,
-      );
       const keysOf = (p: Json) => obj(obj(obj(p).dynamodb).Keys);
+      // The stream job's filter (payment rows, an exact sort key) is the job's check's.
+      const patterns = arr(obj(m.inputs.filterCriteria).filters)
+        .map((f) => JSON.parse(String(obj(f).pattern)) as Json)
+        .filter((p) => typeof arr(obj(keysOf(p).sk).S)[0] !== "string");
       const outbox = patterns.filter((p) => keysOf(p).pk !== undefined);
       const prefixes = outbox.map((p) => str(obj(arr(obj(keysOf(p).pk).S)[0]).prefix));
       if (prefixes.length !== 1 || prefixes[0] !== CONTRACT.relay.keyPrefix) {
@@ -505,7 +518,7 @@ export const streamJob: Invariant = {
   check(v) {
     const out: string[] = [];
     for (const role of ROLES) {
-      const job = v.fn(role, "StreamJob");
+      const job = v.fn(role, "LedgerStream");
       if (!job) {
         out.push(`${role}: no stream job function`);
         continue;
@@ -527,8 +540,8 @@ export const streamJob: Invariant = {
           `${role}: the stream job reads ${m.inputs.eventSourceArn}, not the ledger stream in ${v.region(role)}`,
         );
       const patterns = arr(obj(m.inputs.filterCriteria).filters).map((f) => String(obj(f).pattern));
-      if (patterns.length !== 1 || !patterns[0]?.includes('"sk":{"S":["PAYMENT"]}'))
-        out.push(`${role}: the stream job is not filtered to payment rows`);
+      if (!patterns.includes('{"dynamodb":{"Keys":{"sk":{"S":["PAYMENT"]}}}}'))
+        out.push(`${role}: the stream job is not given the payment rows`);
       if (!obj(obj(m.inputs.destinationConfig).onFailure).destinationArn)
         out.push(`${role}: the stream job's mapping has no on-failure destination`);
       const sink = v.tableIn(role, "TOTALS_TABLE");
@@ -544,7 +557,7 @@ export const streamJob: Invariant = {
         out.push(`${role}: the totals table has no tags index (bpk, btag)`);
       if (!v.can(job, "dynamodb:PutItem", String(sink.arn)))
         out.push(`${role}: the stream job may not write its sink`);
-      for (const h of handlers.filter((x) => x.id !== "StreamJob")) {
+      for (const h of handlers.filter((x) => x.id !== "LedgerStream")) {
         const f = v.fn(role, h.id);
         if (f && v.can(f, "dynamodb:PutItem", String(sink.arn)))
           out.push(`${role}: ${h.id} may write the totals table`);
@@ -914,6 +927,10 @@ export const invariants: Invariant[] = [
   queues,
   workerSubscription,
   relaySubscription,
+  oneStreamReader,
+  streamIteratorAge,
+  failureQueuePerConsumer,
+  filtersWithinQuota,
   eventsQueueAtScale,
   streamJob,
   ledgerTable,

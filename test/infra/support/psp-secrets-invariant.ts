@@ -30,11 +30,10 @@ export const PSP_SECRET_READERS: Readonly<Record<string, Reads>> = {
 /** Handlers that must never read either secret, named so that a violation says so plainly. */
 export const NEVER_PSP_SECRETS = [
   "NotifyWorker",
-  "OutboxRelay",
+  "LedgerStream",
   "RegisterDevice",
   "DeleteDevice",
   "GetPayment",
-  "StreamJob",
   "Sweeps",
 ] as const;
 

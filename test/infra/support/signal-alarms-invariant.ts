@@ -4,6 +4,7 @@
  * missing-data rule, the Region's on-call topic as its ALARM and OK action and a description naming its runbook
  * entry. The metrics the issue names are held to the issue itself (ISSUE_METRICS), not to the list.
  */
+import { handlers } from "../../../stacks/handlers";
 import { alarmName, ON_CALL_SIGNALS, type OnCallSignal } from "../../../stacks/on-call-signals";
 import type { CapturedResource, Json } from "./capture";
 import type { Invariant, View } from "./invariants";
@@ -47,6 +48,8 @@ function namesOf(v: View, role: Role, s: OnCallSignal): string[] {
       .functionsIn(role)
       .map((f) => alarmName(prefix, s, f.name.replace(prefix, "").replace(/Function$/, "")));
   if (s.target === "global-tables") return ["Ledger", "Consumer"].map((t) => alarmName(prefix, s, t));
+  if (s.target === "stream-consumers")
+    return handlers.filter((h) => h.trigger.kind === "ledger-stream").map((h) => alarmName(prefix, s, h.id));
   return [alarmName(prefix, s)];
 }
 

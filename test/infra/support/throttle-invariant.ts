@@ -14,7 +14,7 @@ const ACCOUNT_QUOTA = 1_000;
 const UNRESERVED_MINIMUM = 100;
 /** Stripe's default live-mode rate per account: a throttle below twice it would refuse buyers the PSP could serve. */
 const PSP_ACCOUNT_RATE = 100;
-const ASYNC_PATH = ["OutboxRelay", "NotifyWorker", "Resolver"];
+const ASYNC_PATH = ["LedgerStream", "NotifyWorker", "Resolver"];
 const WEBHOOKS = ["PspWebhook", "StripeWebhook"];
 
 const reserved = (f: CapturedResource | undefined) => f?.inputs.reservedConcurrentExecutions;

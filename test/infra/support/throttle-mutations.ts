@@ -38,9 +38,9 @@ export const THROTTLE_MUTATIONS: Mutation[] = [
     invariant: throttlesAndHeadroom,
     on: scenario("home-dev"),
     breakIt: (c) => {
-      delete fn(c, "PrimaryOutboxRelay").inputs.reservedConcurrentExecutions;
+      delete fn(c, "PrimaryLedgerStream").inputs.reservedConcurrentExecutions;
     },
-    expectViolation: /primary: OutboxRelay has no reserved concurrency/,
+    expectViolation: /primary: LedgerStream has no reserved concurrency/,
   },
   {
     what: "the webhook uncapped",

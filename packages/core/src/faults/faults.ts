@@ -30,7 +30,8 @@ export type FaultName =
   | "stall_after_psp_ms"
   | "psp_rate_limit"
   | "stream_job_crash_after_sink"
-  | "stream_job_redeliver";
+  | "stream_job_redeliver"
+  | "stream_job_sink_down";
 
 export const FAULT_NAMES: readonly FaultName[] = [
   "psp_lose_reply",
@@ -58,6 +59,7 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "psp_rate_limit",
   "stream_job_crash_after_sink",
   "stream_job_redeliver",
+  "stream_job_sink_down",
 ];
 if (FAULT_NAMES.length > FAULT_SLOTS) throw new Error("more faults than the shared state has slots");
 
@@ -139,6 +141,7 @@ const VALUED_FAULTS: readonly FaultName[] = [
   "stall_after_psp_ms",
   // How many records back the source re-reads from.
   "stream_job_redeliver",
+  "stream_job_sink_down",
 ];
 
 /**

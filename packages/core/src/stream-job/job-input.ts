@@ -17,7 +17,7 @@ type Image = Record<string, { S?: string; N?: string }> | undefined;
 /** A ledger stream record as far as the job reads it (no `aws-lambda` types in the domain). */
 export interface JobRecord {
   eventName?: string;
-  dynamodb?: { NewImage?: Image; OldImage?: Image };
+  dynamodb?: { NewImage?: Image; OldImage?: Image; SequenceNumber?: string };
 }
 
 const COUNTED: Record<string, 1 | -1> = { SUCCEEDED: 1, REFUNDED: -1 };

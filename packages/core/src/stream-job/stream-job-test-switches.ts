@@ -26,3 +26,15 @@ export const unsafeDedupOutsideState = (): boolean => process.env.EO_TEST_UNSAFE
 
 /** EO_TEST_UNSAFE_NO_WATERMARK_FLOOR=1 judges lateness by the live watermark alone, which a restore starts afresh. */
 export const unsafeNoWatermarkFloor = (): boolean => process.env.EO_TEST_UNSAFE_NO_WATERMARK_FLOOR === "1";
+
+/**
+ * EO_TEST_UNSAFE_SKIP_FORGETS_SEEN=1 gives a batch up without marking its events seen: a later copy of one is then
+ * counted by the job as well as by the recompute command (twice).
+ */
+export const unsafeSkipForgetsSeen = (): boolean => process.env.EO_TEST_UNSAFE_SKIP_FORGETS_SEEN === "1";
+
+/**
+ * EO_TEST_UNSAFE_JOB_FAILS_BATCH=1 is the shared mapping without the job's own failure accounting: a job failure
+ * fails the whole invocation, so the relay's events wait for the job (the mapping retries until it succeeds).
+ */
+export const unsafeJobFailsBatch = (): boolean => process.env.EO_TEST_UNSAFE_JOB_FAILS_BATCH === "1";

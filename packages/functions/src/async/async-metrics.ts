@@ -21,6 +21,8 @@ export const AsyncMetric = {
   NotificationsFailedPermanently: "NotificationsFailedPermanently",
   /** Stream batches the relay failed to publish (the stream retries them in order). */
   RelayFailures: "RelayFailures",
+  /** Ledger stream batches the stream job gave up to its failure queue (the recompute command adds them). */
+  StreamJobBatchesSkipped: "StreamJobBatchesSkipped",
   /** Events whose processing threw on one receive (SQS redelivers them; the last one goes to the DLQ). */
   WorkerFailures: "WorkerFailures",
   /** Provider calls retried after throttling or a 5xx inside one invocation. */

@@ -1,4 +1,3 @@
-import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import {
   catchUpRefunds,
   loadConfig,
@@ -10,18 +9,18 @@ import {
   relayDeps,
   relayOutbox,
 } from "@eo/core";
-import middy from "@middy/core";
-import type { DynamoDBStreamEvent } from "aws-lambda";
-import { AsyncMetric, countMetric, publishCountedMetrics } from "../async/async-metrics";
+import type { DynamoDBRecord } from "aws-lambda";
+import { AsyncMetric, countMetric } from "../async/async-metrics";
 import { logger } from "../shared/observability";
 
 /**
- * The outbox relay on the ledger's stream: each new outbox event (on its journal entry, or an item of its own) is
- * sent to the FIFO queue with its stored event id, then taken out of the outbox. A failure throws, so the event source mapping retries the batch in order.
+ * The outbox relay's part of a ledger stream batch: each new outbox event (on its journal entry, or an item of its
+ * own) is sent to the FIFO queue with its stored event id, then taken out of the outbox. A failure throws, so that
+ * the mapping retries the batch in order (until it succeeds; the relay has no give-up of its own).
  */
-export const handler = middy(async (event: DynamoDBStreamEvent): Promise<void> => {
-  // The mapping's second filter brings each refund's journal entry: a row behind it is caught up (catch-up-refund.ts).
-  const caughtUp = await catchUpRefunds(paymentDeps(), regionGate(), refundsJournalled(event.Records));
+export async function relayRecords(records: DynamoDBRecord[]): Promise<void> {
+  // The mapping's relay filters bring each refund's journal entry: a row behind it is caught up (catch-up-refund.ts).
+  const caughtUp = await catchUpRefunds(paymentDeps(), regionGate(), refundsJournalled(records));
   if (caughtUp > 0) logger.warn("rows caught up with their replicated refund", { caughtUp });
   const own = loadConfig().regionRole;
   // A Region the authority does not name leaves its outbox items where they are: they replicate, and the active
@@ -32,7 +31,8 @@ export const handler = middy(async (event: DynamoDBStreamEvent): Promise<void> =
     logger.info("relay skipped: this Region is passive; its outbox waits for the active Region's sweep");
     return;
   }
-  const items = event.Records.filter((r) => r.eventName === "INSERT")
+  const items = records
+    .filter((r) => r.eventName === "INSERT")
     .map((r) => outboxItemFromImage(r.dynamodb?.NewImage as Parameters<typeof outboxItemFromImage>[0]))
     .filter((item): item is OutboxItem => item !== undefined && item.origin_region === own);
   // Only this Region's own events (a refund's entry from the other Region came for the catch-up above). The same
@@ -49,6 +49,4 @@ export const handler = middy(async (event: DynamoDBStreamEvent): Promise<void> =
     });
     throw err;
   }
-})
-  .use(injectLambdaContext(logger))
-  .use(publishCountedMetrics());
+}

@@ -54,10 +54,15 @@ export interface StreamPollerOptions {
    * final invocation per window (tumbling-windows.ts). Unset: plain batches, as the relay's mapping.
    */
   tumblingWindowS?: number;
+  /**
+   * Who reads: a Lambda event source mapping (default), or the global table's own replication, which AWS runs on the
+   * stream beside the one mapping (the local replicator stands in for it).
+   */
+  reader?: "lambda" | "replication";
 }
 
-type Settings = Required<Omit<StreamPollerOptions, "onFailure" | "filter" | "paused" | "tumblingWindowS">> &
-  Pick<StreamPollerOptions, "onFailure" | "filter" | "paused" | "tumblingWindowS">;
+type Optional = "onFailure" | "filter" | "paused" | "tumblingWindowS" | "reader";
+type Settings = Required<Omit<StreamPollerOptions, Optional>> & Pick<StreamPollerOptions, Optional>;
 
 /** How often the stream is described again to find shards that opened since. */
 const DESCRIBE_EVERY_MS = 1000;
@@ -81,7 +86,8 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
     throw new Error(`${o.name}: a tumbling window is 1 to ${MAX_WINDOW_S} whole seconds, not ${w}`);
   const config = { endpoint: o.endpoint, region: o.region, credentials: LOCAL_CREDENTIALS };
   const streamArn = await findStreamArn(config, o.tableName);
-  const mapping = new StreamMapping(o, new DynamoDBStreamsClient(config), streamArn);
+  const release = claimStream(`${o.reader ?? "lambda"}|${o.endpoint}|${o.region}|${streamArn}`, o);
+  const mapping = new StreamMapping(o, new DynamoDBStreamsClient(config), streamArn, release);
   try {
     await mapping.discover(o.startingPosition);
   } catch (err) {
@@ -90,6 +96,27 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
   }
   mapping.watch();
   return mapping;
+}
+
+/** Who reads each stream now, by kind of reader, endpoint, Region and stream ARN: one of each kind at most. */
+const readers = new Map<string, string>();
+
+/**
+ * Takes a stream for one mapping, or refuses: DynamoDB Streams serves two readers per shard, and AWS's Lambda guide
+ * recommends one for a global table's stream (its replication reads it too), where a second is throttled and shows
+ * only as iterator age. Locally the rule holds by construction. Answers the release, for stop().
+ */
+function claimStream(key: string, o: Pick<StreamPollerOptions, "name" | "tableName" | "region">): () => void {
+  const holder = readers.get(key);
+  if (holder !== undefined)
+    throw new Error(
+      `${o.name}: the stream of ${o.tableName} in ${o.region} already has a reader (${holder}); a global table's ` +
+        "stream gets one Lambda reader per shard (AWS allows two and recommends one): dispatch inside that mapping",
+    );
+  readers.set(key, o.name);
+  return () => {
+    if (readers.get(key) === o.name) readers.delete(key);
+  };
 }
 
 async function findStreamArn(
@@ -126,6 +153,7 @@ class StreamMapping implements Poller {
     private readonly o: Settings,
     private readonly streams: DynamoDBStreamsClient,
     private readonly streamArn: string,
+    private readonly release: () => void,
   ) {
     // DynamoDB Local puts "ddblocal" where AWS has the Region; handlers may parse the ARN, so give them the real one.
     this.source = { region: o.region, eventSourceARN: streamArn.replace(":ddblocal:", `:${o.region}:`) };
@@ -190,6 +218,7 @@ class StreamMapping implements Poller {
     await this.watching;
     await Promise.all([...this.readers.values()].map((r) => r.finished));
     this.streams.destroy();
+    this.release();
   }
 
   healthy(): boolean {

@@ -1,6 +1,6 @@
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import type { RegionRole } from "@eo/core";
-import { handlers } from "../../../../stacks/handlers";
+import { type HandlerSpec, handlers } from "../../../../stacks/handlers";
 import type { Poller } from "../pollers/poller";
 import type { StartingPosition } from "../pollers/shard-reader";
 import { startSqsPoller } from "../pollers/sqs-poller";
@@ -11,12 +11,10 @@ import type { Emulators } from "../stack/start-emulators";
 import type { RegionLambdas } from "./region-lambdas";
 
 /**
- * The stacks' relay mapping retries a failing batch until it succeeds (stacks/workers.ts: -1, with no record age);
- * in AWS its records leave only at the stream's 24 h retention. Tests shorten it to see the on-failure queue.
+ * The stacks' ledger-stream mapping retries a failing batch until it succeeds (stacks/workers.ts: -1, with no record
+ * age); in AWS its records leave only at the stream's 24 h retention. Tests shorten it to see the on-failure queue.
  */
 export const RELAY_MAX_RETRY_ATTEMPTS = Number.POSITIVE_INFINITY;
-/** The stacks' stream job mapping retries a failing batch this often (stacks/workers.ts). */
-const STREAM_JOB_MAX_RETRY_ATTEMPTS = 10;
 /** The stacks' worker timeout; locally it is also kept below the queue's visibility timeout. */
 const WORKER_TIMEOUT_MS = 20_000;
 
@@ -32,28 +30,39 @@ export interface RegionPollerInput {
   paused: () => boolean;
 }
 
+type LedgerStreamTrigger = Extract<HandlerSpec["trigger"], { kind: "ledger-stream" }>;
+
 const spec = (id: string) => {
   const found = handlers.find((h) => h.id === id);
   if (!found) throw new Error(`no handler ${id} in stacks/handlers.ts`);
   return found;
 };
 
-/** The relay on the Region's ledger stream and the worker on its events queue, as the stacks map them. */
+/**
+ * The Region's one reader of its ledger stream (the relay and the stream job share it, as the stacks map them) and the
+ * worker on its events queue.
+ */
 export async function startRegionPollers(input: RegionPollerInput): Promise<Poller[]> {
   const { emulators: emu, role, lambdas } = input;
   const r = emu.regions[role];
-  const relay = spec("OutboxRelay");
-  const relayPoller = await startStreamPoller({
-    name: `${role}-outbox-relay`,
+  const ledger = spec("LedgerStream");
+  if (ledger.trigger.kind !== "ledger-stream") throw new Error("LedgerStream must be on the ledger stream");
+  const ledgerPoller = await startStreamPoller({
+    name: `${role}-ledger-stream`,
     endpoint: emu.endpoints.dynamodb,
     region: r.region,
     tableName: r.ledgerTable,
-    handler: lambdas.handlerOf(relay),
+    handler: lambdas.handlerOf(ledger),
     batchSize: 100,
     startingPosition: input.startingPosition,
     maxRetryAttempts: input.maxRetryAttempts ?? RELAY_MAX_RETRY_ATTEMPTS,
+    // As stacks/workers.ts: the relay's failures are the batch's (a publish, the authority), so halving finds nothing.
+    bisectBatchOnFunctionError: false,
     onFailure: (info) => reportRelayFailure(emu, role, info),
-    filter: relayFilter(relay.trigger, role),
+    filter: ledgerStreamFilter(ledger.trigger, role),
+    // The stream job's window (or `STREAM_JOB_WINDOW_S`, which tests and the story set short so that windows close
+    // within a run). Lambda reads a shard four times a second; 100 ms keeps the local relay quick.
+    tumblingWindowS: Number(process.env.STREAM_JOB_WINDOW_S ?? ledger.trigger.job.windowS),
     paused: input.paused,
   });
   try {
@@ -69,55 +78,21 @@ export async function startRegionPollers(input: RegionPollerInput): Promise<Poll
       timeoutMs: Math.min(WORKER_TIMEOUT_MS, input.visibilityS * 1000 - 250),
       paused: input.paused,
     });
-    try {
-      return [relayPoller, workerPoller, await startStreamJobPoller(input)];
-    } catch (err) {
-      await workerPoller.stop();
-      throw err;
-    }
+    return [ledgerPoller, workerPoller];
   } catch (err) {
-    await relayPoller.stop();
+    await ledgerPoller.stop();
     throw err;
   }
 }
 
 /**
- * The stream job's mapping: the ledger's payment rows only, with the tumbling window of stacks/handlers.ts (or
- * `STREAM_JOB_WINDOW_S`, which tests and the story set short so that windows close within a run).
+ * The mapping's filter criteria, as stacks/workers.ts sets them: the job's payment rows; for the relay, outbox items
+ * and journal entries this Region wrote (the replica's stream also carries the other Region's writes; those reach the
+ * queue through the promoted Region's sweep), or either Region's inserts of the sort keys the trigger names by prefix
+ * (a refund attempt's journal entry).
  */
-function startStreamJobPoller(input: RegionPollerInput): Promise<Poller> {
-  const { emulators: emu, role, lambdas } = input;
-  const job = spec("StreamJob");
-  if (job.trigger.kind !== "ledger-stream-window")
-    throw new Error("the stream job must have a tumbling window");
-  return startStreamPoller({
-    name: `${role}-stream-job`,
-    endpoint: emu.endpoints.dynamodb,
-    region: emu.regions[role].region,
-    tableName: emu.regions[role].ledgerTable,
-    handler: lambdas.handlerOf(job),
-    batchSize: 100,
-    startingPosition: input.startingPosition,
-    maxRetryAttempts: Math.min(
-      input.maxRetryAttempts ?? STREAM_JOB_MAX_RETRY_ATTEMPTS,
-      STREAM_JOB_MAX_RETRY_ATTEMPTS,
-    ),
-    filter: (record) => record.dynamodb?.Keys?.sk?.S === "PAYMENT",
-    // Lambda reads a DynamoDB stream shard four times a second; the job needs no faster (the relay reads at 100 ms).
-    pollIntervalMs: 250,
-    tumblingWindowS: Number(process.env.STREAM_JOB_WINDOW_S ?? job.trigger.windowS),
-    paused: input.paused,
-  });
-}
-
-/**
- * The mapping's filter criteria, as stacks/workers.ts sets them: outbox items and journal entries this Region wrote
- * (the replica's stream also carries the other Region's writes; those reach the queue through the promoted Region's
- * sweep), or either Region's inserts of the sort keys the trigger names by prefix (a refund attempt's journal entry).
- */
-function relayFilter(trigger: (typeof handlers)[number]["trigger"], role: RegionRole) {
-  if (trigger.kind !== "ledger-stream") throw new Error("the relay must be on the ledger stream");
-  const { keyPrefix: prefix, ownInsertsOfSkPrefix: ownSk, insertsOfSkPrefixes: anySk } = trigger;
+function ledgerStreamFilter(trigger: LedgerStreamTrigger, role: RegionRole) {
+  const { keyPrefix: prefix, ownInsertsOfSkPrefix: ownSk, insertsOfSkPrefixes: anySk } = trigger.relay;
   return (record: {
     eventName?: string;
     dynamodb?: { Keys?: Record<string, { S?: string }>; NewImage?: Record<string, { S?: string }> };
@@ -126,14 +101,15 @@ function relayFilter(trigger: (typeof handlers)[number]["trigger"], role: Region
     const sk = record.dynamodb?.Keys?.sk?.S;
     const insert = record.eventName === "INSERT";
     return (
+      sk === trigger.job.sk ||
       ((record.dynamodb?.Keys?.pk?.S?.startsWith(prefix) ?? false) && own) ||
-      (ownSk !== undefined && insert && own && (sk?.startsWith(ownSk) ?? false)) ||
-      (anySk !== undefined && insert && anySk.some((p) => sk?.startsWith(p) ?? false))
+      (insert && own && (sk?.startsWith(ownSk) ?? false)) ||
+      (insert && anySk.some((p) => sk?.startsWith(p) ?? false))
     );
   };
 }
 
-/** The relay mapping's on-failure destination, as in AWS: a description of the records it gave up on. */
+/** The mapping's on-failure destination, as in AWS: a description of the records it gave up on. */
 async function reportRelayFailure(emu: Emulators, role: RegionRole, info: DiscardedRecords): Promise<void> {
   const r = emu.regions[role];
   const sqs = new SQSClient({

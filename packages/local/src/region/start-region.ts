@@ -97,7 +97,7 @@ export async function startRegion(input: RegionInput): Promise<RegionRuntime> {
       answers,
       healthy: () =>
         Object.fromEntries(
-          pollers.map((p, i) => [`${role}-${i === 0 ? "outbox-relay" : "notify-worker"}`, p.healthy()]),
+          pollers.map((p, i) => [`${role}-${i === 0 ? "ledger-stream" : "notify-worker"}`, p.healthy()]),
         ),
       idle: async () => void (await Promise.all(pollers.map((p) => p.idle()))),
       stop,

@@ -24,6 +24,7 @@ export async function startReplicaStreams(o: ReplicaStreamOptions): Promise<Poll
           endpoint: o.endpoint,
           region: o.regions[role],
           tableName: table,
+          reader: "replication",
           startingPosition: "TRIM_HORIZON",
           pollIntervalMs: o.pollIntervalMs,
           handler: async (event) => o.read(table, role, event.Records),

@@ -12,6 +12,7 @@ export interface QueueUrls {
   events: string;
   eventsDlq: string;
   relayFailures: string;
+  streamJobFailures: string;
 }
 
 /** The redrive limit of the events queue: a message received this many times goes to the DLQ (as deployed). */
@@ -138,11 +139,13 @@ export async function createQueues(endpoint: string, r: RegionResources): Promis
     }),
   );
   const failures = await sqs.send(new CreateQueueCommand({ QueueName: r.relayFailuresQueue }));
+  const jobFailures = await sqs.send(new CreateQueueCommand({ QueueName: r.streamJobFailuresQueue }));
   sqs.destroy();
   return {
     events: must(events.QueueUrl),
     eventsDlq: must(dlq.QueueUrl),
     relayFailures: must(failures.QueueUrl),
+    streamJobFailures: must(jobFailures.QueueUrl),
   };
 }
 

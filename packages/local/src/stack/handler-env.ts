@@ -43,6 +43,7 @@ export function regionHandlerEnv(
     TOTALS_TABLE: r.totalsTable,
     EVENTS_QUEUE_URL: r.queues.events,
     EVENTS_DLQ_URL: r.queues.eventsDlq,
+    STREAM_JOB_FAILURES_QUEUE_URL: r.queues.streamJobFailures,
     // Where a passive Region's worker hands events over: the other Region's queue.
     PEER_EVENTS_QUEUE_URL: emu.regions[role === "primary" ? "standby" : "primary"].queues.events,
     // The safety switches have no default in the handlers (they refuse to start without them), so set them here.

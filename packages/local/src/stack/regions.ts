@@ -10,6 +10,8 @@ export interface RegionResources {
   eventsQueue: string;
   eventsDlq: string;
   relayFailuresQueue: string;
+  /** Batches the stream job gave up on (its own failure queue, read by `npm run recompute-totals`). */
+  streamJobFailuresQueue: string;
 }
 
 /** The two local Regions. DynamoDB Local keeps a database per Region; fauxqs gets distinct queue names. */
@@ -24,6 +26,7 @@ export function localRegions(): { primary: RegionResources; standby: RegionResou
     eventsQueue: `${role}-events.fifo`,
     eventsDlq: `${role}-events-dlq.fifo`,
     relayFailuresQueue: `${role}-relay-failures`,
+    streamJobFailuresQueue: `${role}-stream-job-failures`,
   });
   return {
     primary: make("primary", process.env.PRIMARY_REGION ?? "us-east-1"),

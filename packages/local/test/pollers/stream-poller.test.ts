@@ -340,3 +340,40 @@ describe("startStreamPoller", () => {
     await expect(started).rejects.toThrow(/no stream/);
   });
 });
+
+describe("one Lambda reader per stream (a global table's stream, as AWS recommends)", () => {
+  it("refuses a second mapping on a stream that has one, and takes it once the first one stops", async () => {
+    // prepare
+    const table = await streamTable("one-reader");
+    const first = await poll(table, async () => undefined);
+
+    // act
+    const second = poll(table, async () => undefined);
+
+    // assess
+    await expect(second).rejects.toThrow(
+      /already has a reader \(test-projector\).*one Lambda reader per shard/,
+    );
+    await first.stop();
+    const after = await poll(table, async () => undefined);
+    expect(after.healthy()).toBe(true);
+  });
+
+  it("lets the global table's own replication read beside the one mapping", async () => {
+    // prepare
+    const table = await streamTable("one-reader-and-replication");
+    await poll(table, async () => undefined);
+
+    // act
+    const replication = await poll(table, async () => undefined, {
+      name: "replicator",
+      reader: "replication",
+    });
+
+    // assess
+    expect(replication.healthy()).toBe(true);
+    await expect(poll(table, async () => undefined, { reader: "replication" })).rejects.toThrow(
+      /already has a reader \(replicator\)/,
+    );
+  });
+});
