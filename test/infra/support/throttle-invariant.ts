@@ -4,9 +4,9 @@
  * that its function's cap can serve, the async path's functions (relay, worker, resolver) have concurrency of their
  * own, each webhook function is capped, and all that is reserved leaves AWS's unreserved minimum within the default
  * account quota. The figures are AWS's, the PSP's and the load run's, not read from the stacks; the per-route table
- * is read from stacks/api.ts only to check that the stage carries all of it.
+ * is read from stacks/api-throttles.ts (re-exported by stacks/api.ts) only to check that the stage carries all of it.
  */
-import { API_ROUTE_THROTTLES } from "../../../stacks/api";
+import { API_ROUTE_THROTTLES } from "../../../stacks/api-throttles";
 import type { CapturedResource } from "./capture";
 import type { Invariant, View } from "./invariants";
 import { obj, str } from "./json";
