@@ -18,7 +18,13 @@ export interface CapturedResource {
   /** The outputs the mocks answered with: the inputs plus ids, names and ARNs. */
   state: JsonObject;
   /** Resource options seen after SST's stack transformations (only those the checks read). */
-  opts: { retainOnDelete?: boolean; protect?: boolean; ignoreChanges?: string[] };
+  opts: {
+    retainOnDelete?: boolean;
+    protect?: boolean;
+    ignoreChanges?: string[];
+    /** The logical names of the resources it was told to wait for (`dependsOn`), when it was. */
+    dependsOn?: string[];
+  };
 }
 
 /** The whole record of one run of the app under Pulumi mocks. */

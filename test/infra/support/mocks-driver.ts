@@ -29,7 +29,7 @@ interface MockCallArgs {
 interface TransformationArgs {
   type: string;
   name: string;
-  opts: { retainOnDelete?: boolean; protect?: boolean; ignoreChanges?: string[] };
+  opts: { retainOnDelete?: boolean; protect?: boolean; ignoreChanges?: string[]; dependsOn?: unknown };
 }
 /** The part of `@pulumi/pulumi` the driver uses (passed in by the bundle, which resolves the platform's copy). */
 export interface PulumiApi {
@@ -81,6 +81,8 @@ export async function drive(
 
   const server = await startRpcFake(capture);
   const opts = new Map<string, CapturedResource["opts"]>();
+  // Explicit dependencies as given (a promise or an output may still be pending): named once the run settled.
+  const dependsOn = new Map<string, unknown>();
   try {
     await pulumi.runtime.setMocks(
       {
@@ -123,12 +125,19 @@ export async function drive(
             protect: args.opts.protect,
             ...(args.opts.ignoreChanges ? { ignoreChanges: [...args.opts.ignoreChanges] } : {}),
           });
+          if (args.opts.dependsOn !== undefined)
+            dependsOn.set(`${args.type}::${args.name}`, args.opts.dependsOn);
           return undefined;
         }),
       ),
     );
     capture.outputs = toJson(outputs);
     await settle(pulumi, capture);
+    for (const [key, given] of dependsOn) {
+      const names = await dependencyNames(given);
+      const seen = opts.get(key);
+      if (seen) seen.dependsOn = names;
+    }
   } catch (error) {
     onError(error);
   } finally {
@@ -152,6 +161,22 @@ async function settle(pulumi: PulumiApi, capture: Capture): Promise<void> {
     last = count;
   }
   if (stableRounds < 3) capture.errors.push("the resource count did not settle within 60 s");
+}
+
+/**
+ * The logical names of the resources in a `dependsOn` option, unwrapped as Pulumi does (arrays, promises, outputs);
+ * told apart by Pulumi's own markers, since the platform's `@pulumi/pulumi` is not this module's. A value that is
+ * none of these is named `(not a resource)`, so a check sees it.
+ */
+async function dependencyNames(given: unknown): Promise<string[]> {
+  if (given === undefined || given === null) return [];
+  if (Array.isArray(given)) return (await Promise.all(given.map(dependencyNames))).flat();
+  if (given instanceof Promise) return dependencyNames(await given);
+  const marked = given as { __pulumiOutput?: boolean; __pulumiResource?: boolean; __name?: string };
+  if (marked.__pulumiOutput)
+    return dependencyNames(await (given as { promise(): Promise<unknown> }).promise());
+  if (marked.__pulumiResource) return [String(marked.__name)];
+  return ["(not a resource)"];
 }
 
 /** Answers the RPC calls SST's components make to the CLI (`SST_SERVER`). */

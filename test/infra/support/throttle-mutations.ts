@@ -1,5 +1,5 @@
 /** Break-on-purpose cases for issue 41, item 4: throttles and headroom. */
-import type { Capture } from "./capture";
+import type { Capture, JsonObject } from "./capture";
 import { type Mutation, resourceOf } from "./mutation";
 import { SCENARIOS } from "./scenarios";
 import { throttlesAndHeadroom } from "./throttle-invariant";
@@ -10,6 +10,13 @@ const scenario = (name: string) => {
   return found;
 };
 const fn = (c: Capture, name: string) => resourceOf(c, "aws:lambda/function:Function", `${name}Function`);
+const stage = (c: Capture, name: string) => resourceOf(c, "aws:apigatewayv2/stage:Stage", `${name}ApiStage`);
+const routeSettings = (c: Capture, name: string) => stage(c, name).inputs.routeSettings as JsonObject[];
+const settingOf = (c: Capture, name: string, routeKey: string) => {
+  const found = routeSettings(c, name).find((s) => s.routeKey === routeKey);
+  if (!found) throw new Error(`no setting for ${routeKey} on ${name}ApiStage`);
+  return found;
+};
 
 export const THROTTLE_MUTATIONS: Mutation[] = [
   {
@@ -32,6 +39,54 @@ export const THROTTLE_MUTATIONS: Mutation[] = [
       };
     },
     expectViolation: /primary: the API stage throttles at 50\/s, under twice the PSP's 100\/s/,
+  },
+  {
+    what: "a webhook route without its own throttle (a flood of unsigned calls invokes it at the stage's 400/s)",
+    invariant: throttlesAndHeadroom,
+    on: scenario("home-dev"),
+    breakIt: (c) => {
+      const s = stage(c, "Standby");
+      s.inputs.routeSettings = routeSettings(c, "Standby").filter(
+        (x) => x.routeKey !== "POST /webhooks/stripe",
+      );
+    },
+    expectViolation: /standby: POST \/webhooks\/stripe has no throttle of its own on the API stage/,
+  },
+  {
+    what: "a stage setting for a route key the API does not have (UpdateStage: Unable to find Route by key)",
+    invariant: throttlesAndHeadroom,
+    on: scenario("mrsc-production"),
+    breakIt: (c) => {
+      routeSettings(c, "Primary").push({
+        routeKey: "POST /webhooks/adyen",
+        throttlingRateLimit: 80,
+        throttlingBurstLimit: 20,
+      });
+    },
+    expectViolation:
+      /primary: the API stage sets a throttle for POST \/webhooks\/adyen, not a route of its API/,
+  },
+  {
+    what: "the stage not waiting for its throttled routes (created first, API Gateway refuses the setting)",
+    invariant: throttlesAndHeadroom,
+    on: scenario("home-dev"),
+    breakIt: (c) => {
+      stage(c, "Primary").opts.dependsOn = [];
+    },
+    expectViolation: /primary: the API stage does not wait for the route POST \/webhooks\/psp/,
+  },
+  {
+    what: "a webhook route allowed more than its function's cap can run (a Lambda throttle behind the edge)",
+    invariant: throttlesAndHeadroom,
+    on: scenario("mrsc-production"),
+    breakIt: (c) => {
+      Object.assign(settingOf(c, "Standby", "POST /webhooks/psp"), {
+        throttlingRateLimit: 120,
+        throttlingBurstLimit: 60,
+      });
+    },
+    expectViolation:
+      /standby: the open route POST \/webhooks\/psp at 120\/s needs 30 concurrent calls of 0\.25 s, over its function's cap of 20/,
   },
   {
     what: "the relay without reserved concurrency",
