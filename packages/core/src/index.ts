@@ -106,6 +106,7 @@ export * from "./shared-state/shared-state";
 export * from "./signals/signal-sink";
 export * from "./stream-job/dynamo-totals-sink";
 export * from "./stream-job/job-state";
+export * from "./stream-job/recompute-skipped";
 export * from "./stream-job/run-job-part";
 export * from "./stream-job/run-stream-job";
 export * from "./stream-job/skipped-batch";

@@ -87,6 +87,15 @@ export class DynamoTotalsSink implements TotalsSink {
         });
   }
 
+  async setRecomputed(merchant: string, day: string, batchId: string, total: number) {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { pk: totalPk(merchant), sk: `${day}#recompute#${batchId}`, merchant, day, total, tag: 0 },
+      }),
+    );
+  }
+
   async carryBefore(shard: string, window: string): Promise<WindowCarry | undefined> {
     const out = await this.db.send(
       new QueryCommand({

@@ -65,8 +65,9 @@ export async function runJobPart(
   const opening = stateFrom(input.state) ?? openingState(carry, at.window);
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const { state, skipped } = skipBatch(opening, at, input.records, { error: text, attempts });
-  // A report that cannot be sent throws: the mapping retries the whole batch, so nothing is given up unreported.
-  await failures.report(skipped);
+  // A report that cannot be sent throws: the mapping retries the whole batch, so nothing is given up unreported. A
+  // batch with nothing to count (a pending row, a late or repeated copy) leaves no total short: nothing to report.
+  if (skipped.events.length > 0) await failures.report(skipped);
   return { kind: "skipped", state, skipped };
 }
 

@@ -20,7 +20,11 @@ export const isJobRecord = (r: DynamoDBRecord): boolean => r.dynamodb?.Keys?.sk?
 export const handler = middy(async (event: DynamoDBStreamEvent & TumblingWindowFields, context: Context) => {
   const relay = event.Records.filter((r) => !isJobRecord(r));
   if (relay.length > 0) await relayRecords(relay);
-  const outcome = await runStreamJobPart(event, event.Records.filter(isJobRecord), context);
+  const job = event.Records.filter(isJobRecord);
+  // A batch with nothing of the job's, inside a window: its state goes back as it came.
+  if (job.length === 0 && !event.isFinalInvokeForWindow && !event.isWindowTerminatedEarly)
+    return { state: event.state ?? {} };
+  const outcome = await runStreamJobPart(event, job, context);
   return { state: outcome.state };
 })
   .use(injectLambdaContext(logger))
