@@ -1,5 +1,6 @@
 /**
- * What the on-call operator's scripts (`failover`, `reconcile`, `resolve-unknowns`, `redrive-dlq`) do in AWS, as IAM
+ * What the on-call operator's scripts (`failover`, `reconcile`, `resolve-unknowns`, `redrive-dlq`, `recompute-totals`)
+ * do in AWS, as IAM
  * sees it: each resource they reach and exactly the actions they make on it. Plain data and a pure function, so
  * that the stacks (stacks/operator-policy.ts) and the offline tests build the same document.
  * test/infra/operator-policy.test.ts holds it to the SDK commands the scripts can send, and the scripts' stage-mode
@@ -14,6 +15,9 @@ export interface OperatorRegionArns {
   claims: string;
   eventsQueue: string;
   eventsDlq: string;
+  /** The stream job's sink and its failure queue (recompute-totals). */
+  totals: string;
+  streamJobFailures: string;
   resolver: string;
   sweeps: string;
 }
@@ -77,6 +81,18 @@ export const OPERATOR_GRANTS: readonly OperatorGrant[] = [
       "sqs:ReceiveMessage",
     ],
     why: "redrive-dlq reads, hides, deletes (once re-sent) or releases each dead letter",
+  },
+  {
+    sid: "Totals",
+    on: "totals",
+    actions: ["dynamodb:PutItem"],
+    why: "recompute-totals writes a given-up batch's totals under the batch's own key",
+  },
+  {
+    sid: "StreamJobFailures",
+    on: "streamJobFailures",
+    actions: ["sqs:ChangeMessageVisibility", "sqs:DeleteMessage", "sqs:ReceiveMessage"],
+    why: "recompute-totals reads each given-up batch, deletes it once added, or releases it",
   },
   {
     sid: "Jobs",

@@ -28,16 +28,20 @@ export function operatorPolicy(r: OperatorResources) {
     const q = r.queues[role];
     const t = r.tables[role];
     const arns = [r.authority.byRole[role].arn, t.ledger.arn, t.claims.arn, q.events.arn, q.eventsDlq.arn];
-    return $util.all([...arns, fn("Resolver"), fn("Sweeps")]).apply(
-      ([authority, ledger, claims, eventsQueue, eventsDlq, resolver, sweeps]): OperatorRegionArns => ({
-        authority,
-        ledger,
-        claims,
-        eventsQueue,
-        eventsDlq,
-        resolver,
-        sweeps,
-      }),
+    const jobArns = [t.totals.arn, q.streamJobFailures.arn];
+    return $util.all([...arns, ...jobArns, fn("Resolver"), fn("Sweeps")]).apply(
+      ([authority, ledger, claims, eventsQueue, eventsDlq, totals, streamJobFailures, resolver, sweeps]) =>
+        ({
+          authority,
+          ledger,
+          claims,
+          eventsQueue,
+          eventsDlq,
+          totals,
+          streamJobFailures,
+          resolver,
+          sweeps,
+        }) satisfies OperatorRegionArns,
     );
   };
   return $util

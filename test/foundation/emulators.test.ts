@@ -40,9 +40,11 @@ describe("the emulators", () => {
         "primary-events-dlq.fifo",
         "primary-events.fifo",
         "primary-relay-failures",
+        "primary-stream-job-failures",
         "standby-events-dlq.fifo",
         "standby-events.fifo",
         "standby-relay-failures",
+        "standby-stream-job-failures",
       ]);
       expect(ses.ok).toBe(true);
       expect(pids.every(isAlive)).toBe(true);

@@ -10,7 +10,7 @@ import { actionsOf, sdkUses } from "./support/sdk-commands";
 // The on-call policy (stacks/operator-grants.ts) against what the operator scripts can send: found statically in
 // each script's bundle (test/infra/support/sdk-commands.ts), so that no command is missed for want of a test that
 // sends it. Resource by resource, the scripts' stage-mode tests check every request they made (test/operator).
-const SCRIPTS = ["failover", "reconcile", "resolve-unknowns", "redrive-dlq"] as const;
+const SCRIPTS = ["failover", "reconcile", "resolve-unknowns", "redrive-dlq", "recompute-totals"] as const;
 
 const arns = (region: string, suffix: string): OperatorRegionArns => ({
   authority: `arn:aws:dynamodb:${region}:1:table/control`,
@@ -18,6 +18,8 @@ const arns = (region: string, suffix: string): OperatorRegionArns => ({
   claims: `arn:aws:dynamodb:${region}:1:table/claims-${suffix}`,
   eventsQueue: `arn:aws:sqs:${region}:1:events-${suffix}.fifo`,
   eventsDlq: `arn:aws:sqs:${region}:1:events-dlq-${suffix}.fifo`,
+  totals: `arn:aws:dynamodb:${region}:1:table/totals-${suffix}`,
+  streamJobFailures: `arn:aws:sqs:${region}:1:stream-job-failures-${suffix}`,
   resolver: `arn:aws:lambda:${region}:1:function:resolver-${suffix}`,
   sweeps: `arn:aws:lambda:${region}:1:function:sweeps-${suffix}`,
 });
@@ -78,7 +80,10 @@ describe("the on-call policy and the SDK commands the operator scripts can send"
     // act
     const found = missing(broken);
     // assess
-    expect(found).toEqual(["redrive-dlq: ReceiveMessageCommand needs sqs:ReceiveMessage"]);
+    expect(found).toEqual([
+      "redrive-dlq: ReceiveMessageCommand needs sqs:ReceiveMessage",
+      "recompute-totals: ReceiveMessageCommand needs sqs:ReceiveMessage",
+    ]);
   });
 
   it("names each resource in both Regions (the authority once where it is one table), and `*` only for CloudWatch reads", () => {

@@ -88,6 +88,8 @@ function regionOutputs(stack: LocalStack, role: RegionRole, fnName: (job: string
     consumer: r.consumerTable,
     eventsQueue: r.queues.events,
     eventsDlq: r.queues.eventsDlq,
+    totals: r.totalsTable,
+    streamJobFailures: r.queues.streamJobFailures,
     resolver: fnName("resolver"),
     sweeps: fnName("sweeps"),
   };
@@ -103,6 +105,8 @@ function arnsOf(r: ReturnType<typeof regionOutputs>): OperatorRegionArns {
     claims: table(r.region, r.claims),
     eventsQueue: queue(r.eventsQueue),
     eventsDlq: queue(r.eventsDlq),
+    totals: table(r.region, r.totals),
+    streamJobFailures: queue(r.streamJobFailures),
     resolver: fn(r.resolver),
     sweeps: fn(r.sweeps),
   };

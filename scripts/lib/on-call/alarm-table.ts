@@ -22,7 +22,13 @@ const duration = (s: number) =>
 /** The alarm's names in both Regions, with the part that varies per function or per table. */
 function namesOf(s: OnCallSignal): string {
   const part =
-    s.target === "each-function" ? "{Function}" : s.target === "global-tables" ? "{Ledger,Consumer}" : "";
+    s.target === "each-function"
+      ? "{Function}"
+      : s.target === "global-tables"
+        ? "{Ledger,Consumer}"
+        : s.target === "stream-consumers"
+          ? "{StreamConsumer}"
+          : "";
   return `\`{Primary,Standby}${s.id}${part}Alarm\``;
 }
 

@@ -94,6 +94,8 @@ function arnsIn(v: View, t: Target, role: Role): OperatorRegionArns {
     claims: tableArn(v, r.claims, role) ?? "(no claims)",
     eventsQueue: queue(r.eventsQueue) ?? "(no events queue)",
     eventsDlq: queue(r.eventsDlq) ?? "(no events DLQ)",
+    totals: str(v.table(r.totals)?.state.arn) ?? "(no totals table)",
+    streamJobFailures: queue(r.streamJobFailures ?? "") ?? "(no stream-job failures queue)",
     resolver: str(v.fn(role, "Resolver")?.state.arn) ?? "(no resolver)",
     sweeps: str(v.fn(role, "Sweeps")?.state.arn) ?? "(no sweeps)",
   };

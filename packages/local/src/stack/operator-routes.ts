@@ -21,7 +21,12 @@ export function resourcesRoute(
     return {
       region: r.region,
       api: running.find((x) => x.role === role)?.apiUrl ?? null,
-      tables: { claims: r.claimTable, ledger: r.ledgerTable, consumer: r.consumerTable, totals: r.totalsTable },
+      tables: {
+        claims: r.claimTable,
+        ledger: r.ledgerTable,
+        consumer: r.consumerTable,
+        totals: r.totalsTable,
+      },
       queues: r.queues,
     };
   };
