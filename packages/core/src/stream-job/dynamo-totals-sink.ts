@@ -10,6 +10,14 @@ const totalPk = (merchant: string) => `TOTAL#${merchant}`;
 const totalSk = (day: string, window: string, shard: string) => `${day}#${window}#${shard}`;
 const barrierPk = (shard: string, window: string) => `${shard}#${window}`;
 
+/**
+ * The sink item of a given-up batch's total for a merchant's day: under the batch's own key, outside every window and
+ * the tag index, so that no flush touches it and `totalsOf` adds it to the day.
+ */
+export function recomputedTotalItem(merchant: string, day: string, batchId: string, total: number) {
+  return { pk: totalPk(merchant), sk: `${day}#recompute#${batchId}`, merchant, day, total, tag: 0 };
+}
+
 /** The sink on one DynamoDB table (pk/sk, sparse GSI `tags` on bpk/btag). */
 export class DynamoTotalsSink implements TotalsSink {
   constructor(
@@ -85,15 +93,6 @@ export class DynamoTotalsSink implements TotalsSink {
         .catch((err: Error) => {
           if (err.name !== "ConditionalCheckFailedException") throw err;
         });
-  }
-
-  async setRecomputed(merchant: string, day: string, batchId: string, total: number) {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: { pk: totalPk(merchant), sk: `${day}#recompute#${batchId}`, merchant, day, total, tag: 0 },
-      }),
-    );
   }
 
   async carryBefore(shard: string, window: string): Promise<WindowCarry | undefined> {

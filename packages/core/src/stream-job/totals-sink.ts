@@ -35,11 +35,6 @@ export interface TotalsSink {
   closeWindow(shard: string, window: string, carry: WindowCarry): Promise<void>;
   /** The carry of the latest window before `window`, if any. */
   carryBefore(shard: string, window: string): Promise<WindowCarry | undefined>;
-  /**
-   * SET a merchant's day's total of a batch the job gave up on, under the batch's own key (never in a window, never
-   * listed for a flush): the recompute command's write, the same however often it runs.
-   */
-  setRecomputed(merchant: string, day: string, batchId: string, total: number): Promise<void>;
   /** A merchant's totals by day. */
   totalsOf(merchant: string): Promise<DayTotal[]>;
   /** The counterfactual's outside dedup store: the ids it holds for a shard, and adding some. */
