@@ -22,6 +22,7 @@ import {
   View,
   workerSubscription,
 } from "./support/invariants";
+import { LAMBDA_RUNTIME_MUTATIONS } from "./support/lambda-runtime-mutations";
 import { type Mutation, resourceOf } from "./support/mutation";
 import { ON_CALL_SIGNAL_MUTATIONS } from "./support/on-call-signal-mutations";
 import { operatorOutputs } from "./support/operator-invariant";
@@ -939,6 +940,7 @@ describe("each invariant reports its property broken on purpose", () => {
     ...ON_CALL_SIGNAL_MUTATIONS,
     ...REPLICATION_ALARM_MUTATIONS,
     ...THROTTLE_MUTATIONS,
+    ...LAMBDA_RUNTIME_MUTATIONS,
   ];
 
   it("covers every invariant", () => {

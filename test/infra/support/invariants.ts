@@ -11,6 +11,7 @@ import { dnsRecords } from "./dns-invariant";
 import { eventsQueueAtScale } from "./events-queue-invariant";
 import { allowedResources, isAllowed, type PolicyDocument } from "./iam";
 import { arr, obj, str } from "./json";
+import { lambdaRuntime } from "./lambda-runtime-invariant";
 import { onCallAlarms } from "./on-call-invariant";
 import { operatorOutputs } from "./operator-invariant";
 import { eventsDlqDrain, peerEventsQueue, peerQueue } from "./peer-queue-invariant";
@@ -931,6 +932,7 @@ export const invariants: Invariant[] = [
   signalAlarms,
   replicationAlarms,
   throttlesAndHeadroom,
+  lambdaRuntime,
   onCallDashboards,
   peerQueue,
   eventsDlqDrain,
