@@ -18,6 +18,7 @@ import { eventsDlqDrain, peerEventsQueue, peerQueue } from "./peer-queue-invaria
 import { pspSecrets } from "./psp-secrets-invariant";
 import { nightlyReconcile } from "./reconcile-invariant";
 import { replicationAlarms } from "./replication-alarm-invariant";
+import { scheduledRetriesOff } from "./scheduled-retries-invariant";
 import { signalAlarms } from "./signal-alarms-invariant";
 import { throttlesAndHeadroom } from "./throttle-invariant";
 
@@ -933,6 +934,7 @@ export const invariants: Invariant[] = [
   replicationAlarms,
   throttlesAndHeadroom,
   lambdaRuntime,
+  scheduledRetriesOff,
   onCallDashboards,
   peerQueue,
   eventsDlqDrain,
