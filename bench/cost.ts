@@ -12,6 +12,14 @@ import { front } from "./baseline-front";
 import { noIdempotency, powertoolsOnly } from "./baselines";
 import { CostMeter, type MeteredTable, noCost, type StepCost } from "./cost/cost-meter";
 import { meanOf, monthlyCost, pathTable, totalOf, twoRegionWritesOf, writesOf } from "./cost/cost-report";
+import {
+  addUse,
+  type FunctionUse,
+  LambdaMeter,
+  lambdaMonthLine,
+  lambdaTable,
+  meanUse,
+} from "./cost/lambda-meter";
 import { paymentSteps } from "./cost/payment-steps";
 import { targetReport } from "./cost/target-report";
 
@@ -30,6 +38,8 @@ const stack = await startLocalStack({
   psp: { rateLimits: { perAccount: 1e6, perEndpoint: 1e6 } },
 });
 const api = stack.apiUrl;
+// Every handler invocation of the local runtime, billed as Lambda bills it (reset with the DynamoDB meter).
+const lambda = new LambdaMeter();
 try {
   const config = loadConfig();
   const names = { claim: config.claimTable, ledger: config.ledgerTable, consumer: config.consumerTable };
@@ -75,8 +85,15 @@ try {
     ["a lost PSP reply, settled by the resolver", lost],
     ["a refund (POST /payments/{id}/cancel), after the payment settled", refund],
     ["a repeat (the same key again), after the payment settled", repeat],
-  ] as const)
+  ] as const) {
     console.log(`\n${pathTable(`${title} (mean of ${N})`, r.sync, r.life)}`);
+    console.log(
+      lambdaTable(
+        "  Lambda, per payment (arm64; durations measured on this machine, not on Lambda)",
+        r.lambda,
+      ),
+    );
+  }
   await baselines(config, token, happy.sync);
   const life = totalOf(happy.life);
   const cost = monthlyCost(life, 50_000);
@@ -85,8 +102,10 @@ try {
       ` one Region $${cost.oneRegion.toFixed(2)}/month, two Regions $${cost.twoRegions.toFixed(2)}/month` +
       ` (${writesOf(life).toFixed(1)} WU and ${twoRegionWritesOf(life).toFixed(1)} WU with the replica per payment)`,
   );
+  console.log(lambdaMonthLine(happy.lambda, 50_000));
   console.log(targetReport(happy.syncSteps, happy.sync, life));
 } finally {
+  lambda.close();
   await stack.stop();
 }
 process.exit(0);
@@ -114,18 +133,26 @@ interface PathRun {
 async function measurePath(meter: CostMeter, n: number, run: PathRun) {
   const sync = new Map<string, StepCost>();
   const life = new Map<string, StepCost>();
+  const fns = new Map<string, FunctionUse>();
   for (let i = 0; i < n; i++) {
     if (!run.prepared) {
       await quiet(meter);
       meter.reset();
+      lambda.reset();
     }
     await run.act();
     await run.after?.();
     await quiet(meter);
     add(sync, meter.snapshot(run.fn));
     add(life, meter.snapshot());
+    addUse(fns, lambda.snapshot());
   }
-  return { sync: totalOf(meanOf(sync, n)), syncSteps: meanOf(sync, n), life: meanOf(life, n) };
+  return {
+    sync: totalOf(meanOf(sync, n)),
+    syncSteps: meanOf(sync, n),
+    life: meanOf(life, n),
+    lambda: meanUse(fns, n),
+  };
 }
 
 /** Pays, waits until the payment's whole life is over, and resets the meter: what a refund starts from. */
@@ -133,6 +160,7 @@ async function settledPayment(meter: CostMeter, token: string): Promise<string> 
   const paid = await pay(token, crypto.randomUUID());
   await quiet(meter);
   meter.reset();
+  lambda.reset();
   return String(paid.payment_id);
 }
 
@@ -142,6 +170,7 @@ async function settledKey(meter: CostMeter, token: string): Promise<string> {
   await pay(token, key);
   await quiet(meter);
   meter.reset();
+  lambda.reset();
   return key;
 }
 

@@ -7,6 +7,14 @@ import { tunableEnvironment } from "./tunable-environment";
 /** The Lambda runtime of every handler (the bundle test builds for the same Node.js version). */
 export const LAMBDA_RUNTIME = "nodejs22.x";
 
+/**
+ * The instruction set of every function. Graviton is billed about 20% below x86_64 per GB-second, and nothing the
+ * handler bundles include is native: in package-lock.json the only packages with install scripts are esbuild (a
+ * build tool) and @scarf/scarf (swagger-ui-dist's, local console only), and the only prebuilt binaries are build and
+ * CLI tools (sst-*, @esbuild/*, @biomejs/*, rolldown, lightningcss), none of which a handler imports.
+ */
+export const LAMBDA_ARCHITECTURE = "arm64";
+
 /** The trust policy of every function role: assumable by the Lambda service only. */
 export const LAMBDA_TRUST_POLICY = JSON.stringify({
   Version: "2012-10-17",
@@ -45,6 +53,8 @@ export function createFunctions(ctx: RegionContext): RegionFunctions {
       {
         handler: spec.handler,
         runtime: LAMBDA_RUNTIME,
+        architecture: LAMBDA_ARCHITECTURE,
+        memory: `${spec.memoryMB} MB`,
         timeout: `${spec.timeoutSeconds} seconds`,
         ...(spec.reservedConcurrency === undefined
           ? {}

@@ -98,6 +98,12 @@ export interface HandlerSpec {
   /** The Lambda timeout in seconds. */
   timeoutSeconds: number;
   /**
+   * The Lambda memory in MB, which also sets the CPU: Lambda gives CPU in proportion to memory (1,769 MB is one
+   * vCPU). These handlers wait on DynamoDB, SQS and the PSP, so CPU matters mostly for the cold start (loading
+   * the SDK clients) and for the reconcile's comparison; each size says what it is based on.
+   */
+  memoryMB: number;
+  /**
    * Reserved concurrency: for the async path a guarantee (a burst on the API cannot take its capacity), for a
    * webhook route a cap (a flood of events cannot take everybody's). Sized from the load figures (docs/deploying.md).
    */
@@ -112,6 +118,8 @@ export const handlers: readonly HandlerSpec[] = [
     trigger: { kind: "http", route: "POST /payments", auth: "jwt" },
     access: { claims: "write", ledger: "write", pspSecret: "apiKey" },
     timeoutSeconds: 15,
+    // 1024: on the buyer's deadline (DEADLINE_MS 5 s), where a cold start's module load is CPU-bound; about 0.6 vCPU.
+    memoryMB: 1024,
   },
   {
     // A key this Region never saw is looked up at the PSP by our reference before it is voided: it needs the key.
@@ -120,6 +128,8 @@ export const handlers: readonly HandlerSpec[] = [
     trigger: { kind: "http", route: "POST /payments/resolve", auth: "jwt" },
     access: { claims: "write", ledger: "write", pspSecret: "apiKey" },
     timeoutSeconds: 15,
+    // 1024: as CreatePayment's, on the same deadline (a PSP lookup, then a void).
+    memoryMB: 1024,
   },
   {
     id: "GetPayment",
@@ -127,6 +137,8 @@ export const handlers: readonly HandlerSpec[] = [
     trigger: { kind: "http", route: "GET /payments/{payment_id}", auth: "jwt" },
     access: { claims: "read", ledger: "read" },
     timeoutSeconds: 10,
+    // 512: two reads, no PSP call; half of the pay path's, since a slower cold start delays no charge.
+    memoryMB: 512,
   },
   {
     id: "CancelPayment",
@@ -134,6 +146,8 @@ export const handlers: readonly HandlerSpec[] = [
     trigger: { kind: "http", route: "POST /payments/{payment_id}/cancel", auth: "jwt" },
     access: { claims: "write", ledger: "write", pspSecret: "apiKey" },
     timeoutSeconds: 15,
+    // 1024: as CreatePayment's, on the same deadline (a void at the PSP).
+    memoryMB: 1024,
   },
   {
     id: "RegisterDevice",
@@ -141,6 +155,8 @@ export const handlers: readonly HandlerSpec[] = [
     trigger: { kind: "http", route: "POST /devices", auth: "jwt" },
     access: { consumer: "write", push: "register" },
     timeoutSeconds: 10,
+    // 256: one SNS call and one write, once per device and off the pay path: a slower cold start costs nobody.
+    memoryMB: 256,
   },
   {
     id: "DeleteDevice",
@@ -148,6 +164,8 @@ export const handlers: readonly HandlerSpec[] = [
     trigger: { kind: "http", route: "DELETE /devices/{device_id}", auth: "jwt" },
     access: { consumer: "write", push: "register" },
     timeoutSeconds: 10,
+    // 256: as RegisterDevice's.
+    memoryMB: 256,
   },
   {
     // The PSP authenticates with its HMAC signature (Psp-Signature), not with a user's JWT.
@@ -156,6 +174,8 @@ export const handlers: readonly HandlerSpec[] = [
     trigger: { kind: "http", route: "POST /webhooks/psp", auth: "none" },
     access: { claims: "write", ledger: "write", pspSecret: "webhookSecret" },
     timeoutSeconds: 10,
+    // 512: an HMAC check and one ledger write per event; the PSP retries a slow answer, so no deadline of ours.
+    memoryMB: 512,
     // A cap: the PSP's events at the load run's 40 payments/s need about 4; a flood is refused, and the PSP retries.
     reservedConcurrency: 20,
   },
@@ -166,6 +186,8 @@ export const handlers: readonly HandlerSpec[] = [
     trigger: { kind: "http", route: "POST /webhooks/stripe", auth: "none" },
     access: { claims: "write", ledger: "write", pspSecret: "stripeWebhookSecret" },
     timeoutSeconds: 10,
+    // 512: as PspWebhook's (the Stripe SDK's signature check is the same HMAC).
+    memoryMB: 512,
     // A cap, as the generic webhook's: Stripe retries an event it could not deliver for up to three days.
     reservedConcurrency: 20,
   },
@@ -196,6 +218,9 @@ export const handlers: readonly HandlerSpec[] = [
       streamJobFailures: "send",
     },
     timeoutSeconds: 30,
+    // 512: batches of up to 100 stream records, each one SQS send, and the job's window state (at most 1 MB per shard,
+    // Lambda's limit); I/O-bound, the batch is a few hundred KB.
+    memoryMB: 512,
     // One invocation per stream shard at a time; 10 shards is far above this table's at the load run's rate.
     reservedConcurrency: 10,
   },
@@ -213,6 +238,8 @@ export const handlers: readonly HandlerSpec[] = [
     },
     // The events queue's visibility timeout is 6× this (stacks/events-queue.ts).
     timeoutSeconds: 20,
+    // 512: batches of 10 events, each a read and a push or an email; I/O-bound.
+    memoryMB: 512,
     // About 8 at the load run's 40 notifications/s of 200 ms each; 20 keeps room for a redelivery burst.
     reservedConcurrency: 20,
   },
@@ -222,6 +249,8 @@ export const handlers: readonly HandlerSpec[] = [
     trigger: { kind: "schedule", rate: "1 minute" },
     access: { claims: "write", ledger: "write", pspSecret: "apiKey" },
     timeoutSeconds: 55,
+    // 512: a pass of PSP lookups at RESOLVER_RATE_PER_S (10/s), each waiting on the PSP.
+    memoryMB: 512,
     // One pass a minute; 2 lets a slow pass overlap the next start.
     reservedConcurrency: 2,
   },
@@ -239,6 +268,8 @@ export const handlers: readonly HandlerSpec[] = [
       eventsDlq: "drain",
     },
     timeoutSeconds: 120,
+    // 512: pages of outbox rows and expired claims, one DynamoDB or SQS call each; I/O-bound.
+    memoryMB: 512,
   },
   {
     // Nightly, 03:15 UTC: the PSP's charges of the last 25 h against the ledger, read-only. Long enough to page
@@ -248,6 +279,9 @@ export const handlers: readonly HandlerSpec[] = [
     trigger: { kind: "cron", expression: "cron(15 3 * * ? *)" },
     access: { ledger: "read", pspSecret: "apiKey" },
     timeoutSeconds: 300,
+    // 1024: pages through a day of the PSP's charges and scans the ledger, holding both sides to compare; the most
+    // memory and CPU of any handler, though still waiting on I/O most of its run.
+    memoryMB: 1024,
   },
 ];
 

@@ -33,7 +33,8 @@ export function createReconcile(
   if (spec?.trigger.kind !== "cron" || !fn || !resolver)
     throw new Error(`${ctx.prefix}: no nightly Reconcile function (or no Resolver)`);
   const opts = { provider: ctx.provider };
-  // No retries of our own: Lambda retries a failed asynchronous invocation twice, and the run is read-only.
+  // No retries: Lambda's retries of this asynchronous invocation are off (stacks/scheduled-invoke-config.ts), and
+  // a failed night is the not-run alarm's to report and the operator's to run again (npm run reconcile).
   new sst.aws.CronV2(
     `${ctx.prefix}ReconcileSchedule`,
     { function: fn, schedule: spec.trigger.expression },

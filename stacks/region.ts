@@ -10,6 +10,7 @@ import type { Queues, RegionQueues } from "./queues";
 import { createReconcile } from "./reconcile";
 import type { RegionProviders } from "./region-base";
 import type { RegionContext } from "./region-context";
+import { createScheduledInvokeConfigs } from "./scheduled-invoke-config";
 import type { Secrets } from "./secrets";
 import type { Tables } from "./tables";
 import { createWorkers } from "./workers";
@@ -55,6 +56,8 @@ export function createRegion(
   const functions = createFunctions(ctx);
   const api = createApi(ctx, functions);
   createWorkers(ctx, functions);
+  // No Lambda retries of a scheduled pass: the next pass runs at its schedule (stacks/scheduled-invoke-config.ts).
+  createScheduledInvokeConfigs(ctx, functions);
   const onCall = createOnCall(ctx);
   const reconcileAlarms = createReconcile(ctx, functions, onCall);
   // Every on-call signal's alarm (stacks/on-call-signals.ts) and the dashboard drawn from the same list.

@@ -22,6 +22,7 @@ import {
   View,
   workerSubscription,
 } from "./support/invariants";
+import { LAMBDA_RUNTIME_MUTATIONS } from "./support/lambda-runtime-mutations";
 import { LEDGER_STREAM_MUTATIONS } from "./support/ledger-stream-mutations";
 import { type Mutation, resourceOf } from "./support/mutation";
 import { ON_CALL_SIGNAL_MUTATIONS } from "./support/on-call-signal-mutations";
@@ -941,6 +942,7 @@ describe("each invariant reports its property broken on purpose", () => {
     ...REPLICATION_ALARM_MUTATIONS,
     ...THROTTLE_MUTATIONS,
     ...LEDGER_STREAM_MUTATIONS,
+    ...LAMBDA_RUNTIME_MUTATIONS,
   ];
 
   it("covers every invariant", () => {

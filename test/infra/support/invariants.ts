@@ -11,6 +11,7 @@ import { dnsRecords } from "./dns-invariant";
 import { eventsQueueAtScale } from "./events-queue-invariant";
 import { allowedResources, isAllowed, type PolicyDocument } from "./iam";
 import { arr, obj, str } from "./json";
+import { lambdaRuntime } from "./lambda-runtime-invariant";
 import {
   failureQueuePerConsumer,
   filtersWithinQuota,
@@ -23,6 +24,7 @@ import { eventsDlqDrain, peerEventsQueue, peerQueue } from "./peer-queue-invaria
 import { pspSecrets } from "./psp-secrets-invariant";
 import { nightlyReconcile } from "./reconcile-invariant";
 import { replicationAlarms } from "./replication-alarm-invariant";
+import { scheduledRetriesOff } from "./scheduled-retries-invariant";
 import { signalAlarms } from "./signal-alarms-invariant";
 import { throttlesAndHeadroom } from "./throttle-invariant";
 
@@ -948,6 +950,8 @@ export const invariants: Invariant[] = [
   signalAlarms,
   replicationAlarms,
   throttlesAndHeadroom,
+  lambdaRuntime,
+  scheduledRetriesOff,
   onCallDashboards,
   peerQueue,
   eventsDlqDrain,

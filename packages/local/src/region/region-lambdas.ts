@@ -2,6 +2,7 @@ import { Worker } from "node:worker_threads";
 import { runCrashable, sharedState, withInvocationLinks } from "@eo/core";
 import type { Context } from "aws-lambda";
 import type { HandlerSpec } from "../../../../stacks/handlers";
+import { timedInvocation } from "../runtime/invocation-timing";
 import { handlerLinks, type LocalSecrets } from "../stack/handler-env";
 import type { InvokeReply, InvokeRequest, LambdaWorkerData } from "./lambda-protocol";
 import { type AnyHandler, loadHandlerModule } from "./load-handler";
@@ -24,8 +25,9 @@ export function inProcessLambdas(secrets: LocalSecrets): RegionLambdas {
     // A crash point ends the invocation as Lambda's would end: the caller hears a failure, the handler never resumes.
     handlerOf: (spec) => async (event, context) => {
       const handler = await loadHandlerModule(spec.handler);
-      return withInvocationLinks(handlerLinks(spec, secrets), () =>
-        runCrashable(() => handler(event, context)),
+      // Timed after the module is loaded: the handler's run, which Lambda bills, not this process's import.
+      return timedInvocation(spec.id, () =>
+        withInvocationLinks(handlerLinks(spec, secrets), () => runCrashable(() => handler(event, context))),
       );
     },
     stop: async () => undefined,
@@ -70,7 +72,8 @@ export async function workerLambdas(
       worker.postMessage(m);
     });
   return {
-    handlerOf: (spec) => (event, context) => invoke(spec, event, context),
+    // Timed from here: the round trip to the worker thread and its first import of a module are included.
+    handlerOf: (spec) => (event, context) => timedInvocation(spec.id, () => invoke(spec, event, context)),
     stop: async () => void (await worker.terminate()),
   };
 }

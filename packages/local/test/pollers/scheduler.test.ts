@@ -122,4 +122,27 @@ describe("startScheduler", () => {
     expect(runs).toBeGreaterThanOrEqual(2);
     await expect(scheduler.runNow("flaky")).rejects.toThrow("boom");
   });
+
+  it("never retries a failed run: the next run is the next one due, as in AWS with Lambda's retries off", async () => {
+    // prepare
+    const clock = manualClock(1_000_000);
+    let runs = 0;
+    const failing = async () => {
+      runs++;
+      throw new Error("boom");
+    };
+    scheduler = startScheduler({ resolver: { everyMs: 60_000, run: failing } }, { clock });
+
+    // act
+    clock.advance(60_000);
+    await pause(1_100);
+    const afterFailure = runs;
+    // Lambda's first retry would come a minute after; the schedule's clock stays before the next pass.
+    clock.advance(59_000);
+    await pause(1_100);
+
+    // assess
+    expect(afterFailure).toBe(1);
+    expect(runs).toBe(1);
+  });
 });
