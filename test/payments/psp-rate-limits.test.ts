@@ -92,7 +92,15 @@ describe("the PSP's rate limit on the live path", () => {
     // and still charged at most once. A tap that reached the handler after its deadline is a 503 deadline-passed:
     // allowed too, and it wrote nothing.
     const slow = all.filter((b) => b.answers[0]?.status === 202 && b.answers[0]?.body.state === "PROCESSING");
-    const late = all.filter((b) => b.answers[0]?.status === 503 && problem(b).endsWith("/deadline-passed"));
+    // On a loaded machine a tap can also find the Region authority too slow to read within its bound (issue 40, item
+    // 8): a 503 region-passive, before anything is claimed or written. Allowed, and checked as the late ones are.
+    const late = all.filter(
+      (b) =>
+        b.answers[0]?.status === 503 &&
+        (problem(b).endsWith("/deadline-passed") ||
+          (problem(b).endsWith("/region-passive") &&
+            /cannot be read/.test(String(b.answers[0]?.body.detail)))),
+    );
     const odd = all.filter(
       (b) => b.answers[0]?.status !== 201 && !refused.includes(b) && !slow.includes(b) && !late.includes(b),
     );
