@@ -4,10 +4,7 @@ import { useScriptMidPass } from "./support/script-mid-pass";
 const scriptMidPass = useScriptMidPass();
 
 describe("a failover in the middle of the operator's resolve-unknowns (issue 40)", () => {
-  // Skipped on 2026-12-06 20:20 UTC: this trace now fails at the commit that introduced it too (3d3c774, which passed
-  // CI that morning): K1's settle is fenced in the script's process before the pass reaches K2, whatever the PSP's
-  // hold. Open in the closing note; the Lambda pass's trace (resolver-rechecks.test.ts) still holds the guarantee.
-  it.skip("the script re-checks before each PSP call and stops at the new epoch: exit 1, order 2 charged once", async () => {
+  it("the script re-checks before each PSP call and stops at the new epoch: exit 1, order 2 charged once", async () => {
     // act
     const { voided, report, charges, k2 } = await scriptMidPass();
     // assess
