@@ -1,0 +1,78 @@
+import {
+  BatchGetItemCommand,
+  BatchWriteItemCommand,
+  DeleteItemCommand,
+  type DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  ScanCommand,
+  TransactWriteItemsCommand,
+  UpdateItemCommand,
+} from "@aws-sdk/client-dynamodb";
+import { normalizeError, normalizeReply } from "./normalize";
+import type { Op, OpKind, Outcome } from "./op";
+import { physicalName } from "./tables";
+
+// biome-ignore lint/suspicious/noExplicitAny: each command takes its own input type; ops are checked JSON
+type AnyCommand = new (input: any) => any;
+
+const COMMANDS: Record<OpKind, AnyCommand> = {
+  PutItem: PutItemCommand,
+  UpdateItem: UpdateItemCommand,
+  DeleteItem: DeleteItemCommand,
+  GetItem: GetItemCommand,
+  Query: QueryCommand,
+  Scan: ScanCommand,
+  TransactWriteItems: TransactWriteItemsCommand,
+  BatchWriteItem: BatchWriteItemCommand,
+  BatchGetItem: BatchGetItemCommand,
+};
+
+/** Past this many pages a paged read stops: a target that never ends its pages is a disagreement, not a hang. */
+const MAX_PAGES = 50;
+
+/** Sends one op to a target under the run's table prefix and answers its normalized outcome. */
+export async function executeOp(client: DynamoDBClient, prefix: string, op: Op): Promise<Outcome> {
+  const input = withPrefix(prefix, op.input);
+  try {
+    if (op.kind === "Query" || op.kind === "Scan") return { ok: await readAllPages(client, op.kind, input) };
+    const reply = await client.send(new COMMANDS[op.kind](input));
+    return { ok: normalizeReply(op.kind, reply, prefix) };
+  } catch (err) {
+    return normalizeError(err);
+  }
+}
+
+/** Follows LastEvaluatedKey to the end; each page is compared whole (items, counts and the key it ends on). */
+async function readAllPages(
+  client: DynamoDBClient,
+  kind: "Query" | "Scan",
+  input: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const pages: unknown[] = [];
+  let start: unknown;
+  do {
+    const reply = await client.send(new COMMANDS[kind]({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    pages.push(normalizeReply(kind, reply, ""));
+    start = reply.LastEvaluatedKey;
+  } while (start && pages.length < MAX_PAGES);
+  return { pages };
+}
+
+/** Puts the run's prefix on every table name of a request (TableName members and RequestItems keys). */
+export function withPrefix(prefix: string, input: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...input };
+  if (typeof out.TableName === "string") out.TableName = physicalName(prefix, out.TableName);
+  if (out.RequestItems && typeof out.RequestItems === "object") {
+    out.RequestItems = Object.fromEntries(
+      Object.entries(out.RequestItems).map(([t, v]) => [physicalName(prefix, t), v]),
+    );
+  }
+  if (Array.isArray(out.TransactItems)) {
+    out.TransactItems = out.TransactItems.map((action: Record<string, Record<string, unknown>>) =>
+      Object.fromEntries(Object.entries(action).map(([k, body]) => [k, withPrefix(prefix, body)])),
+    );
+  }
+  return out;
+}

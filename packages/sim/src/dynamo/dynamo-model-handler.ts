@@ -1,0 +1,91 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { HttpHandlerOptions, HttpRequest, HttpResponse } from "@smithy/types";
+import type { DynamoModel } from "./dynamo-model";
+import { DynamoError } from "./errors";
+
+const TARGET_PREFIX = "DynamoDB_20120810.";
+const ERROR_NAMESPACE = "com.amazonaws.dynamodb.v20120810#";
+
+/** The SDK's request-handler contract, as much of it as DynamoDBClient calls. */
+export interface ModelRequestHandler {
+  handle(request: HttpRequest, options?: HttpHandlerOptions): Promise<{ response: HttpResponse }>;
+  updateHttpClientConfig(key: never, value: never): void;
+  httpHandlerConfigs(): Record<string, never>;
+  destroy(): void;
+}
+
+function header(request: HttpRequest, name: string): string | undefined {
+  const found = Object.entries(request.headers).find(([k]) => k.toLowerCase() === name);
+  return found?.[1];
+}
+
+function bodyText(body: unknown): string {
+  if (body === undefined || body === null) return "{}";
+  if (typeof body === "string") return body;
+  if (body instanceof Uint8Array) return Buffer.from(body).toString("utf8");
+  throw new DynamoError("SerializationException", "The DynamoDB model reads string or byte bodies only");
+}
+
+let requestCounter = 0;
+
+function reply(statusCode: number, body: Record<string, unknown>): { response: HttpResponse } {
+  requestCounter += 1;
+  const bytes = new TextEncoder().encode(JSON.stringify(body));
+  return {
+    response: {
+      statusCode,
+      headers: {
+        "content-type": "application/x-amz-json-1.0",
+        "content-length": String(bytes.length),
+        "x-amzn-requestid": `SIM${String(requestCounter).padStart(20, "0")}`,
+      },
+      // A Uint8Array body: the SDK's collectBody takes it as is, so its own deserializers and error classes run.
+      body: bytes,
+    },
+  };
+}
+
+function errorReply(e: unknown): { response: HttpResponse } {
+  if (!(e instanceof DynamoError)) throw e;
+  const status = e.type === "ModelUnsupportedException" ? 501 : 400;
+  const type = e.type === "ModelUnsupportedException" ? e.type : `${ERROR_NAMESPACE}${e.type}`;
+  return reply(status, { __type: type, message: e.message, ...e.extra });
+}
+
+/**
+ * A Smithy HttpHandler that answers DynamoDB's JSON protocol from the in-memory model, for
+ * `new DynamoDBClient({ requestHandler })`: the SDK still serializes, signs and deserializes as in production.
+ */
+export function dynamoModelHandler(model: DynamoModel): ModelRequestHandler {
+  return {
+    async handle(request) {
+      const target = header(request, "x-amz-target") ?? "";
+      if (!target.startsWith(TARGET_PREFIX)) {
+        return errorReply(new DynamoError("UnknownOperationException", `Unknown target ${target}`));
+      }
+      try {
+        const input = JSON.parse(bodyText(request.body)) as Record<string, unknown>;
+        return reply(200, model.execute(target.slice(TARGET_PREFIX.length), input));
+      } catch (e) {
+        if (e instanceof SyntaxError) return errorReply(new DynamoError("SerializationException", e.message));
+        return errorReply(e);
+      }
+    },
+    updateHttpClientConfig() {},
+    httpHandlerConfigs() {
+      return {};
+    },
+    destroy() {},
+  };
+}
+
+/** A DynamoDBClient whose every call goes to the model (static fake credentials, endpoint http://dynamodb.sim). */
+export function modelDynamoClient(model: DynamoModel, region = "us-east-1"): DynamoDBClient {
+  return new DynamoDBClient({
+    region,
+    endpoint: "http://dynamodb.sim",
+    credentials: { accessKeyId: "SIMULATED", secretAccessKey: "SIMULATED" },
+    requestHandler: dynamoModelHandler(model),
+    maxAttempts: 1,
+  });
+}

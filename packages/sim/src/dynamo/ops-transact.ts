@@ -1,0 +1,121 @@
+import { createHash } from "node:crypto";
+import type { DynamoModel, Write } from "./dynamo-model";
+import { DynamoError, validation } from "./errors";
+import { prepareConditionCheck, prepareDelete, preparePut, prepareUpdate, requestKey } from "./item-writes";
+import { readProjection, shaped } from "./ops-items";
+import { checkItemKeys, encodeKey } from "./table";
+import { checkItem } from "./values";
+
+type Input = Record<string, unknown>;
+
+const TOKEN_WINDOW_MS = 10 * 60 * 1000;
+const KINDS = ["Put", "Update", "Delete", "ConditionCheck"] as const;
+
+/** One item's outcome, as a CancellationReason. */
+type Reason = { Code: string; Message?: string; Item?: Input };
+
+function actionOf(entry: Input): [(typeof KINDS)[number], Input] {
+  const kinds = KINDS.filter((k) => entry[k] !== undefined);
+  if (kinds.length !== 1) throw validation("TransactItems can only contain one of Check, Put, Update or Delete");
+  const kind = kinds[0] as (typeof KINDS)[number];
+  return [kind, entry[kind] as Input];
+}
+
+function plan(model: DynamoModel, kind: (typeof KINDS)[number], input: Input): Write | undefined {
+  if (kind === "Put") return preparePut(model, input).write;
+  if (kind === "Delete") return prepareDelete(model, input).write;
+  if (kind === "Update") return prepareUpdate(model, input).write;
+  prepareConditionCheck(model, input);
+  return undefined;
+}
+
+function itemId(model: DynamoModel, kind: string, input: Input): string {
+  const table = model.table(input.TableName);
+  if (kind === "Put") {
+    const item = checkItem((input.Item ?? {}) as Record<string, unknown>);
+    checkItemKeys(table, item);
+    return `${table.name}\u0000${encodeKey(table, item)}`;
+  }
+  return `${table.name}\u0000${requestKey(table, input.Key).key}`;
+}
+
+/** TransactWriteItems: all or nothing; any failed condition cancels it with a reason per item, in item order. */
+export function transactWriteItems(model: DynamoModel, input: Input): Input {
+  const entries = (input.TransactItems ?? []) as Input[];
+  if (entries.length === 0 || entries.length > 100) {
+    throw validation(`1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length ${entries.length === 0 ? "greater than or equal to 1" : "less than or equal to 100"}`);
+  }
+  const token = tokenState(model, input);
+  if (token.replay) return {};
+  const actions = entries.map(actionOf);
+  const ids = new Set<string>();
+  for (const [kind, body] of actions) {
+    const id = itemId(model, kind, body);
+    if (ids.has(id)) throw validation("Transaction request cannot include multiple operations on one item");
+    ids.add(id);
+  }
+  const writes: Write[] = [];
+  const reasons: Reason[] = actions.map(([kind, body]) => {
+    try {
+      const w = plan(model, kind, body);
+      if (w) writes.push(w);
+      return { Code: "None" };
+    } catch (e) {
+      return reasonFor(e);
+    }
+  });
+  if (reasons.some((r) => r.Code !== "None")) {
+    throw new DynamoError(
+      "TransactionCanceledException",
+      `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(", ")}]`,
+      { CancellationReasons: reasons },
+    );
+  }
+  model.commit(writes);
+  token.remember();
+  return {};
+}
+
+function reasonFor(e: unknown): Reason {
+  if (!(e instanceof DynamoError)) throw e;
+  if (e.type === "ConditionalCheckFailedException") {
+    const item = e.extra.Item as Input | undefined;
+    return { Code: "ConditionalCheckFailed", Message: e.message, ...(item ? { Item: item } : {}) };
+  }
+  if (e.type === "ValidationException" && e.itemLevel) return { Code: "ValidationError", Message: e.message };
+  throw e;
+}
+
+/**
+ * ClientRequestToken: the same token within 10 minutes of a committed transaction succeeds without writing again;
+ * the same token with other parameters is refused. A cancelled transaction leaves no token behind.
+ */
+function tokenState(model: DynamoModel, input: Input): { replay: boolean; remember: () => void } {
+  const token = input.ClientRequestToken as string | undefined;
+  if (token === undefined) return { replay: false, remember: () => {} };
+  const now = model.clock.now();
+  const { ClientRequestToken: _t, ...rest } = input;
+  const fingerprint = createHash("sha256").update(JSON.stringify(rest)).digest("hex");
+  const seen = model.transactionTokens.get(token);
+  if (seen && now - seen.atMs < TOKEN_WINDOW_MS) {
+    if (seen.fingerprint !== fingerprint) {
+      throw new DynamoError("IdempotentParameterMismatchException", "The request uses the same client token as a previous, but non-identical request.");
+    }
+    return { replay: true, remember: () => {} };
+  }
+  return { replay: false, remember: () => model.transactionTokens.set(token, { fingerprint, atMs: now }) };
+}
+
+/** TransactGetItems: a consistent snapshot of up to 100 items, in request order. */
+export function transactGetItems(model: DynamoModel, input: Input): Input {
+  const entries = (input.TransactItems ?? []) as Input[];
+  if (entries.length === 0 || entries.length > 100) throw validation("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100");
+  const responses = entries.map((e) => {
+    const get = e.Get as Input;
+    const table = model.table(get.TableName);
+    const { key } = requestKey(table, get.Key);
+    const item = table.items.get(key);
+    return item ? { Item: shaped(item, readProjection(get)) } : {};
+  });
+  return { Responses: responses };
+}

@@ -1,0 +1,10 @@
+import fc from "fast-check";
+import { opsArb } from "../../src/differential/gen-ops";
+const t0 = performance.now();
+const s = fc.sample(opsArb(100), { numRuns: 50, seed: 1 });
+const n = s.reduce((a, b) => a + b.length, 0);
+console.log(n, "ops", (performance.now() - t0).toFixed(0), "ms");
+const kinds: Record<string, number> = {};
+for (const ops of s) for (const o of ops) kinds[o.kind + (o.invalid ? "!" : "")] = (kinds[o.kind + (o.invalid ? "!" : "")] ?? 0) + 1;
+console.log(kinds);
+console.log(JSON.stringify(s[1]!.slice(0, 6), null, 0));
