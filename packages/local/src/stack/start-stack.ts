@@ -6,7 +6,7 @@ import type { StartingPosition } from "../pollers/shard-reader";
 import { type AuthorityLinks, startAuthorityLinks } from "../region/authority-link";
 import { createControlTables } from "../region/control-table";
 import { RegionFlags } from "../region/region-flags";
-import { inProcessLambdas, workerLambdas } from "../region/region-lambdas";
+import { inProcessLambdas, type RegionLambdas, workerLambdas } from "../region/region-lambdas";
 import { RELAY_MAX_RETRY_ATTEMPTS } from "../region/region-pollers";
 import { regionsRoute } from "../region/regions-route";
 import { type RegionInput, type RegionRuntime, startRegion } from "../region/start-region";
@@ -65,6 +65,10 @@ export interface StackOptions {
   jobsNoOverlap?: boolean;
   /** Runs once the tables exist and the handlers' environment is set, before the relay's mapping starts. */
   beforeMappings?: (emulators: Emulators) => Promise<void>;
+  /** Starts the stand-ins for AWS's services (default: the emulators); the simulation serves its models instead. */
+  startEmulators?: (ports?: EmulatorPorts) => Promise<Emulators>;
+  /** Runs the standby's functions (default: a worker thread); the simulation runs them in this thread. */
+  standbyLambdas?: (env: Record<string, string>, secrets: LocalSecrets) => Promise<RegionLambdas>;
 }
 
 /** The whole local stack, both Regions, on 127.0.0.1. */
@@ -122,7 +126,7 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     const apiPort = boundPort(apiListener);
     const standbyPort = boundPort(standbyListener);
     const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const emulators = await startEmulators(opts.ports);
+    const emulators = await (opts.startEmulators ?? startEmulators)(opts.ports);
     stops.push(() => emulators.stop());
     const psp = opts.externalPsp ? externalPsp(opts.externalPsp) : await startPsp(opts, apiUrl, pspDialect);
     stops.push(() => psp.stop());
@@ -146,7 +150,7 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     const standbyLambdas =
       opts.standby === false
         ? undefined
-        : await workerLambdas(
+        : await (opts.standbyLambdas ?? workerLambdas)(
             withoutSecrets({ ...process.env, ...envOf("standby"), ...opts.standbyEnv }),
             secrets,
           );

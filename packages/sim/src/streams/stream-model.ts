@@ -27,6 +27,16 @@ export interface StreamModelOptions {
   iteratorLifeMs?: number;
   /** AWS allows about five GetRecords a second per shard; more are throttled (LimitExceededException). */
   readsPerShardPerSecond?: number;
+  /** The tables whose stream is on, as the table store describes them (their ARN and label come from it). */
+  discover?: () => DiscoveredStream[];
+}
+
+/** A table's stream as its table store names it. */
+export interface DiscoveredStream {
+  table: string;
+  arn: string;
+  label: string;
+  viewType: StreamViewType;
 }
 
 interface TableStream {
@@ -61,12 +71,11 @@ export class StreamModel {
   constructor(private readonly o: StreamModelOptions) {}
 
   /** Turns a table's stream on; a later enable (a new stream) gets a new label and ARN, as on AWS. */
-  enable(table: string, viewType: StreamViewType): string {
-    const label = new Date(this.o.clock.now())
-      .toISOString()
-      .replace("Z", "")
-      .concat(String(this.labels++));
-    const arn = `arn:aws:dynamodb:${this.o.region}:${this.o.accountId ?? "000000000000"}:table/${table}/stream/${label}`;
+  enable(table: string, viewType: StreamViewType, named?: { arn: string; label: string }): string {
+    const label =
+      named?.label ?? `${new Date(this.o.clock.now()).toISOString().replace("Z", "")}${this.labels++}`;
+    const account = this.o.accountId ?? "000000000000";
+    const arn = named?.arn ?? `arn:aws:dynamodb:${this.o.region}:${account}:table/${table}/stream/${label}`;
     const policy = {
       clock: this.o.clock,
       rolloverMs: this.o.rolloverMs ?? 4 * HOUR,
@@ -85,7 +94,7 @@ export class StreamModel {
   /** Records one applied write; a table without a stream records nothing. */
   record(table: string, change: StreamChange, sequence: bigint): void {
     if (sequence > this.lastSequence) this.lastSequence = sequence;
-    const stream = this.streams.get(table);
+    const stream = this.streams.get(table) ?? (this.discoverNew(), this.streams.get(table));
     if (!stream) return;
     stream.shards.append(trimToView(change, stream.viewType), sequence);
   }
@@ -96,6 +105,7 @@ export class StreamModel {
   }
 
   listStreams(table?: string): Array<{ StreamArn: string; TableName: string; StreamLabel: string }> {
+    this.discoverNew();
     return [...this.streams.values()]
       .filter((s) => !table || s.table === table)
       .map((s) => ({ StreamArn: s.arn, TableName: s.table, StreamLabel: s.label }));
@@ -163,8 +173,15 @@ export class StreamModel {
     this.reads.set(key, recent);
   }
 
+  /** Takes up the streams the table store turned on since the last look (a table created with a stream). */
+  private discoverNew(): void {
+    for (const d of this.o.discover?.() ?? [])
+      if (this.streams.get(d.table)?.arn !== d.arn) this.enable(d.table, d.viewType, d);
+  }
+
   private byArn(arn: string): TableStream {
-    const stream = [...this.streams.values()].find((s) => s.arn === arn);
+    const find = () => [...this.streams.values()].find((s) => s.arn === arn);
+    const stream = find() ?? (this.discoverNew(), find());
     if (!stream)
       throw new StreamsError(
         "ResourceNotFoundException",

@@ -1,10 +1,19 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { SimClock } from "./clock.js";
 import { installGlobals } from "./install-globals.js";
 import { RealIoWatch } from "./real-io-watch.js";
 import { Scheduler } from "./scheduler.js";
 import { SeededRandom } from "./seeded-random.js";
 import { TraceLog } from "./trace-log.js";
-import { WorldBudgetExceeded, WorldStalled, WorldTaskFailed } from "./world-errors.js";
+import {
+  busyLoopError,
+  messageOf,
+  overTimeError,
+  realIoError,
+  type StopContext,
+  stallError,
+} from "./world-diagnostics.js";
+import { WorldTaskFailed } from "./world-errors.js";
 import { TaskRecord, type WorldTask } from "./world-task.js";
 
 /** How a world is made; only `seed` is required. */
@@ -20,6 +29,12 @@ export interface WorldOptions {
   readonly spawnJitterMs?: number;
   /** Replace Math.random and crypto's random functions with the seed (default true). */
   readonly patchRandom?: boolean;
+  /**
+   * Run timer callbacks and tasks in the AsyncLocalStorage context that scheduled them, as Node does (default
+   * true; the production code's request views, claim contexts and Region scopes need it). Only a run of pure
+   * models with no AsyncLocalStorage may turn it off (the overhead test prints both rates).
+   */
+  readonly asyncContext?: boolean;
   /** Events at one virtual instant before the world calls it a busy loop (default 100,000). */
   readonly maxEventsPerInstant?: number;
 }
@@ -71,6 +86,7 @@ export class World implements Disposable {
   private readonly restore: () => void;
   private readonly spawnJitterMs: number;
   private readonly maxPerInstant: number;
+  private readonly asyncContext: boolean;
   private events = 0;
   private installed = true;
 
@@ -81,6 +97,7 @@ export class World implements Disposable {
     const ambient = root.split();
     this.seed = o.seed;
     this.spawnJitterMs = o.spawnJitterMs ?? 0;
+    this.asyncContext = o.asyncContext ?? true;
     this.maxPerInstant = o.maxEventsPerInstant ?? 100_000;
     const startMs = o.startMs ?? Date.UTC(2026, 0, 1);
     const opts = { ties: o.ties ?? "seeded", timerJitterMs: o.timerJitterMs ?? 0 } as const;
@@ -92,6 +109,7 @@ export class World implements Disposable {
       startMs,
       ambient: o.patchRandom === false ? undefined : ambient,
       uncaught: (err) => this.fail("timer callback", err),
+      asyncContext: this.asyncContext,
     });
     advance = installed.advance;
     this.restore = installed.restore;
@@ -148,7 +166,10 @@ export class World implements Disposable {
     this.tasks.push(task);
     this.log.add(`spawn ${name}`);
     const delay = this.spawnJitterMs > 0 ? this.s.draw(0, this.spawnJitterMs) : 0;
-    this.s.schedule("task", () => this.start(task, fn), delay);
+    const begin = () => this.start(task, fn);
+    // the task runs in its spawner's async context, as a callback would in Node
+    const inContext = this.asyncContext ? AsyncLocalStorage.snapshot() : undefined;
+    this.s.schedule("task", inContext ? () => inContext(begin) : begin, delay);
     return task;
   }
 
@@ -242,7 +263,7 @@ export class World implements Disposable {
       }
       if (next.at > this.s.now()) this.assertNoRealIo();
       if (next.at !== instant) [instant, atInstant] = [next.at, 0];
-      if (++atInstant > this.maxPerInstant) this.overBudget("one instant", 0);
+      if (++atInstant > this.maxPerInstant) throw busyLoopError(this.maxPerInstant, this.context());
       this.s.fireNext(goal.limitMs);
       this.events++;
     }
@@ -257,52 +278,30 @@ export class World implements Disposable {
     this.s.advanceTo(ms);
   }
 
+  private context(): StopContext {
+    const st = this.stats();
+    return {
+      nowMs: st.nowMs,
+      openTasks: st.openTasks,
+      realIo: this.io.inFlight(),
+      realTimers: this.io.realTimers(),
+      pendingTimers: st.pendingTimers,
+    };
+  }
+
   private assertNoRealIo(): void {
-    const io = this.io.inFlight();
-    if (io.length === 0) return;
-    const open = this.stats().openTasks;
-    throw new WorldStalled(
-      `real I/O in flight inside the world (${io.join(", ")}) while virtual time would jump from ` +
-        `${new Date(this.s.now()).toISOString()}; open tasks: ${open.join(", ") || "none"}. ` +
-        "Real I/O completes at a moment no seed decides: route it to an in-process model.",
-      open,
-      io,
-    );
+    if (this.io.inFlight().length > 0) throw realIoError(this.context());
   }
 
   private stall(): never {
-    const open = this.stats().openTasks;
-    const io = this.io.inFlight();
-    const realTimers = this.io.realTimers();
-    const why =
-      io.length > 0
-        ? `real I/O in flight: ${io.join(", ")}`
-        : realTimers > 0
-          ? `${realTimers} real timer(s) made outside the world (a setTimeout captured before install?)`
-          : "they await a promise nothing in the world will settle (real I/O, or a missing wake-up)";
-    throw new WorldStalled(
-      `world stalled at ${new Date(this.s.now()).toISOString()}: no virtual timer pending while tasks are open ` +
-        `(${open.join(", ")}); ${why}`,
-      open,
-      io,
-    );
+    throw stallError(this.context());
   }
 
   private overBudget(what: string, maxMs: number): never {
-    const open = this.stats().openTasks;
-    throw new WorldBudgetExceeded(
-      what === "one instant"
-        ? `over ${this.maxPerInstant} events at virtual ${new Date(this.s.now()).toISOString()}: a busy loop of immediates or zero-delay tasks`
-        : `${what} did not finish within ${maxMs} ms of virtual time; open tasks: ${open.join(", ") || "none"}; ` +
-            `${this.s.queue.size} timer(s) pending`,
-    );
+    throw overTimeError(what, maxMs, this.context());
   }
 
   private assertInstalled(): void {
     if (!this.installed) throw new Error("the world was uninstalled");
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }

@@ -3,8 +3,8 @@ import timers from "node:timers";
 import timersPromises from "node:timers/promises";
 import FakeTimers from "@sinonjs/fake-timers";
 import { PatchSet } from "./patch-set.js";
-import type { SeededRandom } from "./seeded-random.js";
 import type { Scheduler } from "./scheduler.js";
+import type { SeededRandom } from "./seeded-random.js";
 import {
   type VirtualTimerFunctions,
   virtualAbortTimeout,
@@ -18,6 +18,8 @@ export interface InstallOptions {
   /** When given, Math.random and crypto's random functions draw from it (see docs/world.md for what escapes). */
   readonly ambient: SeededRandom | undefined;
   readonly uncaught: (err: unknown) => void;
+  /** Run each callback in the AsyncLocalStorage context that scheduled it, as Node does (costs a snapshot). */
+  readonly asyncContext: boolean;
 }
 
 /** The installed world's hooks: move the faked Date/performance/hrtime with virtual time, and undo everything. */
@@ -26,7 +28,14 @@ export interface Installed {
   readonly restore: () => void;
 }
 
-const TIMER_NAMES = ["setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate"];
+const TIMER_NAMES = [
+  "setTimeout",
+  "setInterval",
+  "setImmediate",
+  "clearTimeout",
+  "clearInterval",
+  "clearImmediate",
+];
 
 /**
  * Replaces the timer globals (and `node:timers`, `node:timers/promises`, `AbortSignal.timeout`) with the
@@ -42,7 +51,7 @@ export function installGlobals(s: Scheduler, opts: InstallOptions): Installed {
   };
   const patches = new PatchSet();
   try {
-    return patchAll(opts, patches, virtualTimerFunctions(s, realClears, opts.uncaught));
+    return patchAll(opts, patches, virtualTimerFunctions(s, realClears, opts.uncaught, opts.asyncContext));
   } catch (err) {
     patches.restore();
     throw err;

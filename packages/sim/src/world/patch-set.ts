@@ -11,7 +11,12 @@ export class PatchSet {
   set<T extends object>(target: T, key: PropertyKey, value: unknown): void {
     const had = Object.hasOwn(target, key);
     const before = Object.getOwnPropertyDescriptor(target, key);
-    Object.defineProperty(target, key, { value, writable: true, configurable: true, enumerable: before?.enumerable ?? true });
+    Object.defineProperty(target, key, {
+      value,
+      writable: true,
+      configurable: true,
+      enumerable: before?.enumerable ?? true,
+    });
     this.undo.push(() => {
       if (had && before) Object.defineProperty(target, key, before);
       else delete (target as Record<PropertyKey, unknown>)[key];

@@ -1,5 +1,5 @@
 import type { SeededRandom } from "./seeded-random.js";
-import { TimerQueue, type TimerKind, type VirtualTimer } from "./timer-queue.js";
+import { type TimerKind, TimerQueue, type VirtualTimer } from "./timer-queue.js";
 
 /** Node's largest timer delay; larger ones become 1 ms (Node warns, the world follows the behaviour). */
 const TIMEOUT_MAX = 2 ** 31 - 1;
@@ -90,7 +90,8 @@ export class Scheduler {
   /** Creates a timer of `kind` due after `delayMs` (Node's coercion applies) and returns its handle. */
   schedule(kind: TimerKind, fire: () => void, delayMs: number): VirtualHandle {
     // a task start may be due now (delay 0); Node's 1 ms floor is for timeouts and intervals only
-    const delay = kind === "immediate" ? 0 : kind === "task" ? Math.max(0, Math.ceil(delayMs)) : nodeDelay(delayMs);
+    const delay =
+      kind === "immediate" ? 0 : kind === "task" ? Math.max(0, Math.ceil(delayMs)) : nodeDelay(delayMs);
     const timer: VirtualTimer = {
       id: this.nextId++,
       kind,

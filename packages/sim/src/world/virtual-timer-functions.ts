@@ -1,8 +1,11 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { promisify } from "node:util";
 import type { Scheduler, VirtualHandle } from "./scheduler.js";
 import { WorldUnsupported } from "./world-errors.js";
 
 type Callback = (...args: unknown[]) => void;
+
+const direct = <R>(fn: (...args: unknown[]) => R, ...args: unknown[]): R => fn(...args);
 
 /** The functions that replace Node's timer globals while a world is installed. */
 export interface VirtualTimerFunctions {
@@ -38,17 +41,24 @@ export function virtualTimerFunctions(
   s: Scheduler,
   real: RealClears,
   uncaught: (err: unknown) => void,
+  asyncContext: boolean,
 ): VirtualTimerFunctions {
-  const guard = (fn: Callback, args: unknown[]) => () => {
-    try {
-      fn(...args);
-    } catch (err) {
-      uncaught(err);
-    }
+  // Node runs a timer's callback in the async context that scheduled it; AsyncLocalStorage stores (request
+  // views, claim contexts, a Region's environment) depend on it, so the snapshot is taken when scheduling.
+  const guard = (fn: Callback, args: unknown[]) => {
+    const inContext = asyncContext ? AsyncLocalStorage.snapshot() : direct;
+    return () => {
+      try {
+        inContext(fn, ...args);
+      } catch (err) {
+        uncaught(err);
+      }
+    };
   };
   const fns: VirtualTimerFunctions = {
     setTimeout: (fn, ms, ...args) => s.schedule("timeout", guard(callable(fn, "setTimeout"), args), ms ?? 1),
-    setInterval: (fn, ms, ...args) => s.schedule("interval", guard(callable(fn, "setInterval"), args), ms ?? 1),
+    setInterval: (fn, ms, ...args) =>
+      s.schedule("interval", guard(callable(fn, "setInterval"), args), ms ?? 1),
     setImmediate: (fn, ...args) => s.schedule("immediate", guard(callable(fn, "setImmediate"), args), 0),
     clearTimeout: (h) => void (h == null || s.cancel(h) || real.clearTimeout(h)),
     clearInterval: (h) => void (h == null || s.cancel(h) || real.clearInterval(h)),
@@ -102,7 +112,9 @@ export function virtualTimerPromises(fns: VirtualTimerFunctions) {
   const setImmediate = <T = void>(value?: T, options?: PromiseOptions): Promise<T> =>
     promiseTimer((done) => fns.setImmediate(done), fns.clearImmediate, value as T, options);
   const setInterval = (): never => {
-    throw new WorldUnsupported("setInterval from node:timers/promises (an async iterator); use a loop over setTimeout");
+    throw new WorldUnsupported(
+      "setInterval from node:timers/promises (an async iterator); use a loop over setTimeout",
+    );
   };
   const scheduler = {
     wait: (ms: number, options?: PromiseOptions) => setTimeout(ms, undefined, options),
@@ -116,7 +128,10 @@ export function virtualAbortTimeout(fns: VirtualTimerFunctions): (ms: number) =>
   return (ms) => {
     const controller = new AbortController();
     fns
-      .setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), ms)
+      .setTimeout(
+        () => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+        ms,
+      )
       .unref();
     return controller.signal;
   };

@@ -4,7 +4,9 @@ export class WorldTaskFailed extends Error {
     readonly task: string,
     override readonly cause: unknown,
   ) {
-    super(`world task "${task}" failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`world task "${task}" failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
     this.name = "WorldTaskFailed";
   }
 }

@@ -80,7 +80,12 @@ describe("a seeded world", () => {
   it("draws Math.random, randomUUID (named import and global) and getRandomValues from the seed", async () => {
     const draw = (seed: number) => {
       world = createWorld({ seed });
-      const values = [Math.random(), randomUUID(), globalThis.crypto.randomUUID(), [...crypto.getRandomValues(new Uint8Array(4))]];
+      const values = [
+        Math.random(),
+        randomUUID(),
+        globalThis.crypto.randomUUID(),
+        [...crypto.getRandomValues(new Uint8Array(4))],
+      ];
       world.uninstall();
       return values;
     };

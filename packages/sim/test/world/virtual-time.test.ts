@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as sleepFromModule } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWorld, type World } from "../../src/world/create-world.js";
@@ -96,7 +97,9 @@ describe("virtual time", () => {
     const result = await world.run(async () => {
       const value = await sleepFromModule(1_500, "slept");
       const signal = AbortSignal.timeout(2_000);
-      const aborted = await new Promise<string>((r) => signal.addEventListener("abort", () => r(signal.reason.name)));
+      const aborted = await new Promise<string>((r) =>
+        signal.addEventListener("abort", () => r(signal.reason.name)),
+      );
       return { value, aborted, at: Date.now() - START };
     });
 
@@ -128,5 +131,40 @@ describe("virtual time", () => {
     expect(globalThis.setTimeout).not.toBe(fakeSetTimeout);
     expect(Math.abs(Date.now() - START)).toBeGreaterThan(1_000);
     await new Promise((r) => setTimeout(r, 1));
+  });
+});
+
+describe("async context across virtual timers", () => {
+  it("runs each timer callback and spawned task in the AsyncLocalStorage context that scheduled it", async () => {
+    world = createWorld({ seed: 2 });
+    const w = world;
+    const store = new AsyncLocalStorage<string>();
+    const seen: string[] = [];
+    const see = (what: string) => seen.push(`${what}:${store.getStore() ?? "none"}`);
+
+    store.run("region-1", () => {
+      setTimeout(() => see("timeout"), 10);
+      setImmediate(() => see("immediate"));
+      const h = setInterval(() => {
+        see("interval");
+        clearInterval(h);
+      }, 20);
+      w.spawn("phone", async () => {
+        await sleepFromModule(30);
+        see("task");
+      });
+    });
+    store.run("region-2", () => setTimeout(() => see("other"), 40));
+    setTimeout(() => see("outside"), 50);
+    await w.runUntilIdle();
+
+    expect(seen).toEqual([
+      "immediate:region-1",
+      "timeout:region-1",
+      "interval:region-1",
+      "task:region-1",
+      "other:region-2",
+      "outside:none",
+    ]);
   });
 });
