@@ -47,7 +47,10 @@ export function checkBatchSize(bytes: number): void {
  * Runs each entry on its own: a service error becomes that entry's failure (the others still happen), anything
  * else (a model defect) fails the whole call.
  */
-export function eachEntry<E extends { Id: string }, T>(entries: E[], run: (e: E) => T): BatchResult<T & { Id: string }> {
+export function eachEntry<E extends { Id: string }, T>(
+  entries: E[],
+  run: (e: E) => T,
+): BatchResult<T & { Id: string }> {
   const out: BatchResult<T & { Id: string }> = { Successful: [], Failed: [] };
   for (const e of entries) {
     try {

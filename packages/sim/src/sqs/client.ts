@@ -6,7 +6,11 @@ import type { SqsModel } from "./model";
 export const MODEL_CREDENTIALS = { accessKeyId: "AKIDMODEL", secretAccessKey: "model-secret" };
 
 /** An SQSClient whose transport is the model: the SDK's own serializers, deserializers and error classes. */
-export function modelSqsClient(model: SqsModel, region = model.region, config: SQSClientConfig = {}): SQSClient {
+export function modelSqsClient(
+  model: SqsModel,
+  region = model.region,
+  config: SQSClientConfig = {},
+): SQSClient {
   return new SQSClient({
     region,
     credentials: MODEL_CREDENTIALS,

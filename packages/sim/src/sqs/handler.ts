@@ -28,10 +28,16 @@ export function sqsModelHandler(model: SqsModel): ModelHttpHandler {
   });
 }
 
-async function answer(model: SqsModel, request: HttpRequest, body: string, signal?: AbortSignal): Promise<unknown> {
+async function answer(
+  model: SqsModel,
+  request: HttpRequest,
+  body: string,
+  signal?: AbortSignal,
+): Promise<unknown> {
   const target = headerOf(request, "x-amz-target") ?? "";
   const [service, operation = ""] = target.split(".");
-  if (service !== "AmazonSQS") throw sqsUnsupported(`the request target "${target}" (only AWS JSON 1.0 is modelled)`);
+  if (service !== "AmazonSQS")
+    throw sqsUnsupported(`the request target "${target}" (only AWS JSON 1.0 is modelled)`);
   const run = SQS_OPERATIONS[operation];
   if (!run) throw sqsUnsupported(`the operation ${operation}`);
   const input = body ? (JSON.parse(body) as Record<string, unknown>) : {};

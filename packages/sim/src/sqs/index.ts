@@ -1,11 +1,6 @@
-export { modelSqsClient, MODEL_CREDENTIALS } from "./client";
+export { MODEL_CREDENTIALS, modelSqsClient } from "./client";
 export { SqsError } from "./errors";
 export { sqsModelHandler } from "./handler";
-export {
-  counterIds,
-  type MessagingModelOptions,
-  type ModelTimers,
-  type QueuedMessage,
-  SqsModel,
-} from "./model";
+export { SqsModel } from "./model";
+export { counterIds, type MessagingModelOptions, type ModelTimers, type QueuedMessage } from "./options";
 export { type ModelHttpHandler, modelHttpHandler } from "./transport";

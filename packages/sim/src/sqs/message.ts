@@ -85,13 +85,20 @@ export function validBody(body: string): boolean {
 export function checkAttributes(attrs: Record<string, AttributeValue>): void {
   const entries = Object.entries(attrs);
   if (entries.length > 10)
-    throw invalidParameterValue(`Number of message attributes [${entries.length}] exceeds the allowed maximum [10].`);
+    throw invalidParameterValue(
+      `Number of message attributes [${entries.length}] exceeds the allowed maximum [10].`,
+    );
   for (const [name, a] of entries) {
     const base = a.DataType?.split(".")[0];
     if (base !== "String" && base !== "Number" && base !== "Binary")
-      throw invalidParameterValue(`The type of message (user) attribute '${name}' is invalid. You must use only the following supported type prefixes: Binary, Number, String.`);
+      throw invalidParameterValue(
+        `The type of message (user) attribute '${name}' is invalid. You must use only the following supported type prefixes: Binary, Number, String.`,
+      );
     const hasValue = base === "Binary" ? a.BinaryValue !== undefined : a.StringValue !== undefined;
-    if (!hasValue) throw invalidParameterValue(`The message attribute '${name}' must contain a non-empty message attribute value for message attribute type '${base}'.`);
+    if (!hasValue)
+      throw invalidParameterValue(
+        `The message attribute '${name}' must contain a non-empty message attribute value for message attribute type '${base}'.`,
+      );
     if (base === "Number" && !Number.isFinite(Number(a.StringValue)))
       throw invalidParameterValue(`Can't cast the value of message (user) attribute '${name}' to a number.`);
   }
@@ -99,7 +106,8 @@ export function checkAttributes(attrs: Record<string, AttributeValue>): void {
 
 /** The only message system attribute a sender may set is AWSTraceHeader; the model carries none. */
 export function refuseSystemAttributes(system: Record<string, unknown> | undefined): void {
-  if (system && Object.keys(system).length > 0) throw sqsUnsupported("MessageSystemAttributes on send (AWSTraceHeader)");
+  if (system && Object.keys(system).length > 0)
+    throw sqsUnsupported("MessageSystemAttributes on send (AWSTraceHeader)");
 }
 
 /** A 20-digit, strictly increasing FIFO sequence number from a per-queue counter. */

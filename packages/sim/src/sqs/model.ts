@@ -1,6 +1,5 @@
-import type { SimClock } from "../world/clock";
+import { checkRedrive, moveToDeadLetter } from "./dead-letter";
 import {
-  badValue,
   invalidAttributeName,
   invalidParameterValue,
   purgeQueueInProgress,
@@ -10,44 +9,12 @@ import {
 } from "./errors";
 import { LongPolls } from "./long-poll";
 import type { StoredMessage } from "./message";
-import { sequenceNumberOf } from "./message";
+import { counterIds, type MessagingModelOptions, type QueuedMessage } from "./options";
 import { Queue } from "./queue";
-import { applyAttributes, defaultSettings, type QueueSettings } from "./queue-settings";
+import { applyAttributes, defaultSettings, fifoOf, KNOWN_ABSENT } from "./queue-settings";
 import { changeVisibility, deleteByReceipt } from "./receipts";
 import { checkReceive, type ReceivedMessage, type ReceiveInput, takeMessages } from "./receive";
 import { type SendInput, type SendOutput, sendMessage } from "./send";
-
-/** Timers in virtual time; when given, the model wakes itself at its next event (a visibility end, a wait's end). */
-export interface ModelTimers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-/** How a model is built: its clock, where it lives, and how it makes ids (never from Math.random). */
-export interface MessagingModelOptions {
-  clock: SimClock;
-  region?: string;
-  account?: string;
-  /** Message ids; by default a counter shaped like a UUID. */
-  ids?: () => string;
-  timers?: ModelTimers;
-}
-
-/** A message as a checker sees it, without touching its delivery state. */
-export interface QueuedMessage {
-  messageId: string;
-  body: string;
-  groupId?: string;
-  dedupId?: string;
-  receiveCount: number;
-  state: "visible" | "in-flight" | "delayed";
-}
-
-/** A counter-based id shaped like a UUID (version 4 layout), so logs look like AWS's. */
-export function counterIds(prefix = "0000"): () => string {
-  let n = 0;
-  return () => `${prefix}0000-0000-4000-8000-${(++n).toString(16).padStart(12, "0")}`;
-}
 
 /**
  * SQS, standard and FIFO, in one process under virtual time: queues, sends with FIFO deduplication, receives with
@@ -81,11 +48,13 @@ export class SqsModel {
     if (existing) {
       const wanted = applyAttributes(existing.settings, attributes);
       if (JSON.stringify(wanted) !== JSON.stringify(existing.settings))
-        throw queueNameExists(`A queue already exists with the same name and a different value for an attribute: ${name}`);
+        throw queueNameExists(
+          `A queue already exists with the same name and a different value for an attribute: ${name}`,
+        );
       return existing.url;
     }
     const settings = applyAttributes(defaultSettings(fifo), attributes);
-    this.checkRedrive(settings);
+    checkRedrive(settings, (arn) => this.queueByArn(arn));
     const url = `https://sqs.${this.region}.amazonaws.com/${this.account}/${name}`;
     const arn = `arn:aws:sqs:${this.region}:${this.account}:${name}`;
     this.queues.set(name, new Queue(name, url, arn, settings, attributes, this.now));
@@ -132,7 +101,7 @@ export class SqsModel {
   setQueueAttributes(url: string, attributes: Record<string, string>): void {
     const q = this.queue(url);
     const settings = applyAttributes(q.settings, attributes);
-    this.checkRedrive(settings, q);
+    checkRedrive(settings, (arn) => this.queueByArn(arn), q);
     q.settings = settings;
     q.modifiedAt = this.now;
   }
@@ -155,6 +124,7 @@ export class SqsModel {
   receiveMessage(url: string, input: ReceiveInput, signal?: AbortSignal): Promise<ReceivedMessage[]> {
     const q = this.queue(url);
     const { max, visibilityS, waitS } = checkReceive(q, input);
+    q.expire(this.now);
     const take = () => takeMessages(this.receiveContext(), q, input, max, visibilityS);
     const got = take();
     if (got.length > 0 || waitS === 0) return Promise.resolve(got);
@@ -173,7 +143,11 @@ export class SqsModel {
   }
 
   /** ChangeMessageVisibility; a timeout of 0 makes the message available at once. */
-  changeMessageVisibility(url: string, receiptHandle: string | undefined, timeoutS: number | undefined): void {
+  changeMessageVisibility(
+    url: string,
+    receiptHandle: string | undefined,
+    timeoutS: number | undefined,
+  ): void {
     const q = this.queue(url);
     if (!receiptHandle) throw invalidParameterValue("The request must contain the parameter ReceiptHandle.");
     const m = changeVisibility(q, receiptHandle, timeoutS, this.now);
@@ -201,7 +175,7 @@ export class SqsModel {
     const now = this.now;
     for (const q of this.queues.values()) {
       q.expire(now);
-      const first = firstVisibleIn(q, q.wokeUpTo, now);
+      const first = q.firstVisibleIn(q.wokeUpTo, now);
       // A wait that ended before the message showed gets nothing, as it would have in real time.
       if (first !== undefined) this.polls.expire(q.name, (d) => d < first);
       q.wokeUpTo = now;
@@ -279,33 +253,11 @@ export class SqsModel {
     return {
       now: this.now,
       queueByArn: (arn: string) => this.queueByArn(arn),
-      moveToDeadLetter: (from: Queue, to: Queue, m: StoredMessage) => this.moveToDeadLetter(from, to, m),
+      moveToDeadLetter: (from: Queue, to: Queue, m: StoredMessage) => {
+        moveToDeadLetter(from, to, m, this.now);
+        this.announce(to);
+      },
     };
-  }
-
-  /** Moves a message into the DLQ as SQS does: same ids and body; FIFO restarts its retention clock there. */
-  private moveToDeadLetter(from: Queue, to: Queue, m: StoredMessage): void {
-    from.messages.delete(m.seq);
-    const now = this.now;
-    to.messages.set(m.seq, {
-      ...m,
-      sequenceNumber: to.fifo ? sequenceNumberOf(++to.sequence) : m.sequenceNumber,
-      enqueuedAt: to.fifo ? now : m.enqueuedAt,
-      visibleAt: now,
-      receiptNo: 0,
-      receiptExpiresAt: 0,
-      deadLetterSourceArn: from.arn,
-    });
-    this.announce(to);
-  }
-
-  private checkRedrive(s: QueueSettings, self?: Queue): void {
-    if (!s.redrive) return;
-    const target = this.queueByArn(s.redrive.deadLetterTargetArn);
-    const value = JSON.stringify(s.redrive);
-    if (!target || target === self) throw badValue("RedrivePolicy", value, "Dead letter target does not exist.");
-    if (target.fifo !== s.fifo)
-      throw badValue("RedrivePolicy", value, "Dead-letter queue must be same type of queue as the source.");
   }
 
   private arm(): void {
@@ -316,40 +268,4 @@ export class SqsModel {
     const next = this.nextEventAt();
     if (next !== undefined) this.timer = timers.setTimeout(() => this.tick(), Math.max(0, next - this.now));
   }
-}
-
-/** Attribute names SQS knows that a queue may simply not have (no redrive policy, not FIFO). */
-const KNOWN_ABSENT = new Set([
-  "RedrivePolicy",
-  "FifoQueue",
-  "ContentBasedDeduplication",
-  "DeduplicationScope",
-  "FifoThroughputLimit",
-  "Policy",
-  "KmsMasterKeyId",
-  "KmsDataKeyReusePeriodSeconds",
-  "RedriveAllowPolicy",
-  "ApproximateNumberOfMessagesDelayed",
-]);
-
-function fifoOf(name: string, attributes: Record<string, string>): boolean {
-  const flag = attributes.FifoQueue;
-  if (flag !== undefined && flag !== "true") throw invalidAttributeName("Unknown Attribute FifoQueue.");
-  const fifo = flag === "true";
-  const base = fifo ? name.replace(/\.fifo$/, "") : name;
-  const ok = /^[A-Za-z0-9_-]+$/.test(base) && name.length <= 80 && (!fifo || name.endsWith(".fifo"));
-  if (!ok || (!fifo && name.endsWith(".fifo")))
-    throw invalidParameterValue(
-      fifo
-        ? "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length."
-        : "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length",
-    );
-  return fifo;
-}
-
-function firstVisibleIn(q: Queue, since: number, now: number): number | undefined {
-  let first: number | undefined;
-  for (const m of q.messages.values())
-    if (m.visibleAt > since && m.visibleAt <= now && (first === undefined || m.visibleAt < first)) first = m.visibleAt;
-  return first;
 }

@@ -63,45 +63,62 @@ function messageOut(m: ReceivedMessage): Json {
 
 const url = (input: Json) => str(input.QueueUrl);
 
+/** Runs an operation whose reply is empty. */
+function empty(run: () => void): Json {
+  run();
+  return {};
+}
+
 /** The SQS operations the model answers, by their X-Amz-Target name. */
 export const SQS_OPERATIONS: Record<string, Operation> = {
   CreateQueue: (m, i) => ({
-    QueueUrl: m.createQueue(str(i.QueueName) ?? "", (i.Attributes as Record<string, string>) ?? {}, i.tags as Record<string, string>),
+    QueueUrl: m.createQueue(
+      str(i.QueueName) ?? "",
+      (i.Attributes as Record<string, string>) ?? {},
+      i.tags as Record<string, string>,
+    ),
   }),
   GetQueueUrl: (m, i) => ({ QueueUrl: m.getQueueUrl(str(i.QueueName) ?? "", str(i.QueueOwnerAWSAccountId)) }),
   ListQueues: (m, i) => {
-    if (i.NextToken !== undefined || i.MaxResults !== undefined) throw sqsUnsupported("ListQueues pagination");
+    if (i.NextToken !== undefined || i.MaxResults !== undefined)
+      throw sqsUnsupported("ListQueues pagination");
     return { QueueUrls: m.listQueues(str(i.QueueNamePrefix)) };
   },
-  DeleteQueue: (m, i) => (m.deleteQueue(url(i) ?? ""), {}),
-  GetQueueAttributes: (m, i) => ({ Attributes: m.getQueueAttributes(url(i) ?? "", (i.AttributeNames as string[]) ?? []) }),
-  SetQueueAttributes: (m, i) => (m.setQueueAttributes(url(i) ?? "", (i.Attributes as Record<string, string>) ?? {}), {}),
-  PurgeQueue: (m, i) => (m.purgeQueue(url(i) ?? ""), {}),
+  DeleteQueue: (m, i) => empty(() => m.deleteQueue(url(i) ?? "")),
+  GetQueueAttributes: (m, i) => ({
+    Attributes: m.getQueueAttributes(url(i) ?? "", (i.AttributeNames as string[]) ?? []),
+  }),
+  SetQueueAttributes: (m, i) =>
+    empty(() => m.setQueueAttributes(url(i) ?? "", (i.Attributes as Record<string, string>) ?? {})),
+  PurgeQueue: (m, i) => empty(() => m.purgeQueue(url(i) ?? "")),
   SendMessage: (m, i) => ({ ...m.sendMessage(url(i) ?? "", sendInput(i)) }),
   SendMessageBatch: (m, i) => {
     const q = m.queue(url(i));
     const entries = checkBatch(i.Entries as Json[]) as Array<Json & { Id: string }>;
     const inputs = entries.map((e) => ({ Id: e.Id, input: sendInput(e) }));
-    checkBatchSize(inputs.reduce((n, e) => n + messageSize(e.input.MessageBody ?? "", e.input.MessageAttributes ?? {}), 0));
+    checkBatchSize(
+      inputs.reduce((n, e) => n + messageSize(e.input.MessageBody ?? "", e.input.MessageAttributes ?? {}), 0),
+    );
     return { ...eachEntry(inputs, (e) => m.sendMessage(q.url, e.input)) };
   },
   ReceiveMessage: async (m, i, signal) => ({
     Messages: (await m.receiveMessage(url(i) ?? "", i as ReceiveInput, signal)).map(messageOut),
   }),
-  DeleteMessage: (m, i) => (m.deleteMessage(url(i) ?? "", str(i.ReceiptHandle)), {}),
+  DeleteMessage: (m, i) => empty(() => m.deleteMessage(url(i) ?? "", str(i.ReceiptHandle))),
   DeleteMessageBatch: (m, i) => {
     const q = m.queue(url(i));
     const entries = checkBatch(i.Entries as Json[]) as Array<Json & { Id: string }>;
-    return { ...eachEntry(entries, (e) => (m.deleteMessage(q.url, str(e.ReceiptHandle)), {})) };
+    return { ...eachEntry(entries, (e) => empty(() => m.deleteMessage(q.url, str(e.ReceiptHandle)))) };
   },
-  ChangeMessageVisibility: (m, i) => (
-    m.changeMessageVisibility(url(i) ?? "", str(i.ReceiptHandle), num(i.VisibilityTimeout)), {}
-  ),
+  ChangeMessageVisibility: (m, i) =>
+    empty(() => m.changeMessageVisibility(url(i) ?? "", str(i.ReceiptHandle), num(i.VisibilityTimeout))),
   ChangeMessageVisibilityBatch: (m, i) => {
     const q = m.queue(url(i));
     const entries = checkBatch(i.Entries as Json[]) as Array<Json & { Id: string }>;
     return {
-      ...eachEntry(entries, (e) => (m.changeMessageVisibility(q.url, str(e.ReceiptHandle), num(e.VisibilityTimeout)), {})),
+      ...eachEntry(entries, (e) =>
+        empty(() => m.changeMessageVisibility(q.url, str(e.ReceiptHandle), num(e.VisibilityTimeout))),
+      ),
     };
   },
 };

@@ -1,4 +1,4 @@
-import { invalidAttributeName, invalidAttributeValue, sqsUnsupported } from "./errors";
+import { invalidAttributeName, invalidAttributeValue, invalidParameterValue, sqsUnsupported } from "./errors";
 
 /** The dead-letter settings of a source queue (its RedrivePolicy attribute). */
 export interface RedrivePolicy {
@@ -38,7 +38,12 @@ export function defaultSettings(fifo: boolean): QueueSettings {
 }
 
 /** Attributes with behaviour the model does not implement: refused by name, never stored silently. */
-const UNSUPPORTED = new Set(["Policy", "KmsMasterKeyId", "KmsDataKeyReusePeriodSeconds", "RedriveAllowPolicy"]);
+const UNSUPPORTED = new Set([
+  "Policy",
+  "KmsMasterKeyId",
+  "KmsDataKeyReusePeriodSeconds",
+  "RedriveAllowPolicy",
+]);
 
 const FIFO_ONLY = new Set(["ContentBasedDeduplication", "DeduplicationScope", "FifoThroughputLimit"]);
 
@@ -61,7 +66,9 @@ function applyOne(s: QueueSettings, name: string, value: string): void {
   switch (name) {
     case "FifoQueue":
       if (bool(name, value) !== s.fifo)
-        throw invalidAttributeValue("Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.");
+        throw invalidAttributeValue(
+          "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
+        );
       return;
     case "ContentBasedDeduplication":
       s.contentBasedDeduplication = bool(name, value);
@@ -103,7 +110,9 @@ function redrivePolicy(value: string): RedrivePolicy {
   try {
     parsed = JSON.parse(value);
   } catch {
-    throw invalidAttributeValue(`Invalid value for the parameter RedrivePolicy. Reason: Redrive policy is not a valid JSON map.`);
+    throw invalidAttributeValue(
+      `Invalid value for the parameter RedrivePolicy. Reason: Redrive policy is not a valid JSON map.`,
+    );
   }
   const count = Number(parsed.maxReceiveCount);
   if (typeof parsed.deadLetterTargetArn !== "string" || !Number.isInteger(count) || count < 1 || count > 1000)
@@ -150,4 +159,34 @@ export function settingsAttributes(s: QueueSettings): Record<string, string> {
     out.FifoThroughputLimit = s.fifoThroughputLimit;
   }
   return out;
+}
+
+/** Attribute names SQS knows that a queue may simply not have (no redrive policy, not FIFO). */
+export const KNOWN_ABSENT = new Set([
+  "RedrivePolicy",
+  "FifoQueue",
+  "ContentBasedDeduplication",
+  "DeduplicationScope",
+  "FifoThroughputLimit",
+  "Policy",
+  "KmsMasterKeyId",
+  "KmsDataKeyReusePeriodSeconds",
+  "RedriveAllowPolicy",
+  "ApproximateNumberOfMessagesDelayed",
+]);
+
+/** Whether a new queue is FIFO, checking its name against its FifoQueue attribute as SQS does. */
+export function fifoOf(name: string, attributes: Record<string, string>): boolean {
+  const flag = attributes.FifoQueue;
+  if (flag !== undefined && flag !== "true") throw invalidAttributeName("Unknown Attribute FifoQueue.");
+  const fifo = flag === "true";
+  const base = fifo ? name.replace(/\.fifo$/, "") : name;
+  const ok = /^[A-Za-z0-9_-]+$/.test(base) && name.length <= 80 && (!fifo || name.endsWith(".fifo"));
+  if (!ok || (!fifo && name.endsWith(".fifo")))
+    throw invalidParameterValue(
+      fifo
+        ? "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length."
+        : "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length",
+    );
+  return fifo;
 }

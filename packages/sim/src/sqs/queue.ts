@@ -1,5 +1,5 @@
-import { type QueueSettings, settingsAttributes } from "./queue-settings";
 import type { StoredMessage } from "./message";
+import { type QueueSettings, settingsAttributes } from "./queue-settings";
 
 /** How long SQS remembers a deduplication id: 5 minutes from the send it accepted. */
 export const DEDUP_INTERVAL_MS = 300_000;
@@ -107,6 +107,15 @@ export class Queue {
     for (const m of this.messages.values())
       if (m.visibleAt > now && (next === undefined || m.visibleAt < next)) next = m.visibleAt;
     return next;
+  }
+
+  /** The earliest moment in (since, now] at which a hidden message became visible. */
+  firstVisibleIn(since: number, now: number): number | undefined {
+    let first: number | undefined;
+    for (const m of this.messages.values())
+      if (m.visibleAt > since && m.visibleAt <= now && (first === undefined || m.visibleAt < first))
+        first = m.visibleAt;
+    return first;
   }
 
   /** GetQueueAttributes' whole answer ("All"). */

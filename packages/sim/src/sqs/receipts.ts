@@ -8,7 +8,11 @@ const MAX_VISIBILITY_MS = 43_200_000;
 
 const expired = (handle: string) => badValue("ReceiptHandle", handle, "The receipt handle has expired.");
 const notAvailable = (handle: string) =>
-  badValue("ReceiptHandle", handle, "Message does not exist or is not available for visibility timeout change.");
+  badValue(
+    "ReceiptHandle",
+    handle,
+    "Message does not exist or is not available for visibility timeout change.",
+  );
 
 /** The message a handle names in this queue; undefined when it is gone (deleted, moved, expired). */
 function lookup(queue: Queue, handle: string): { m?: StoredMessage; receiptNo: number } {
@@ -40,8 +44,14 @@ export function deleteByReceipt(queue: Queue, handle: string, now: number): Stor
  * Changes a received message's visibility from now on. Refused as SQS refuses it: a message not in flight
  * (MessageNotInflight), an expired FIFO handle, or a total beyond 12 hours from the receive.
  */
-export function changeVisibility(queue: Queue, handle: string, timeoutS: number | undefined, now: number): StoredMessage {
-  if (timeoutS === undefined) throw invalidParameterValue("The request must contain the parameter VisibilityTimeout.");
+export function changeVisibility(
+  queue: Queue,
+  handle: string,
+  timeoutS: number | undefined,
+  now: number,
+): StoredMessage {
+  if (timeoutS === undefined)
+    throw invalidParameterValue("The request must contain the parameter VisibilityTimeout.");
   if (!Number.isInteger(timeoutS) || timeoutS < 0 || timeoutS > 43_200)
     throw badValue("VisibilityTimeout", timeoutS, "Must be between 0 and 43200, if provided.");
   const { m, receiptNo } = lookup(queue, handle);
@@ -51,7 +61,11 @@ export function changeVisibility(queue: Queue, handle: string, timeoutS: number 
   if (m.visibleAt <= now) throw messageNotInflight();
   const until = now + timeoutS * 1000;
   if (until - m.receivedAt > MAX_VISIBILITY_MS)
-    throw badValue("VisibilityTimeout", timeoutS, "Total VisibilityTimeout for the message is beyond the limit [43200 seconds]");
+    throw badValue(
+      "VisibilityTimeout",
+      timeoutS,
+      "Total VisibilityTimeout for the message is beyond the limit [43200 seconds]",
+    );
   m.visibleAt = until;
   m.receiptExpiresAt = until;
   return m;

@@ -45,8 +45,12 @@ const SYSTEM_NAMES = [
 ];
 
 /** Checks ReceiveMessage's numbers as SQS does; the long-poll wait is returned in seconds. */
-export function checkReceive(queue: Queue, input: ReceiveInput): { max: number; visibilityS: number; waitS: number } {
-  if (input.ReceiveRequestAttemptId !== undefined) throw sqsUnsupported("ReceiveRequestAttemptId (FIFO receive retries)");
+export function checkReceive(
+  queue: Queue,
+  input: ReceiveInput,
+): { max: number; visibilityS: number; waitS: number } {
+  if (input.ReceiveRequestAttemptId !== undefined)
+    throw sqsUnsupported("ReceiveRequestAttemptId (FIFO receive retries)");
   const max = input.MaxNumberOfMessages ?? 1;
   if (!Number.isInteger(max) || max < 1 || max > 10)
     throw badValue("MaxNumberOfMessages", max, "Must be between 1 and 10, if provided.");
@@ -54,7 +58,8 @@ export function checkReceive(queue: Queue, input: ReceiveInput): { max: number; 
   if (visibilityS < 0 || visibilityS > 43_200)
     throw badValue("VisibilityTimeout", visibilityS, "Must be between 0 and 43200, if provided.");
   const waitS = input.WaitTimeSeconds ?? queue.settings.receiveWaitS;
-  if (waitS < 0 || waitS > 20) throw badValue("WaitTimeSeconds", waitS, "Must be >= 0 and <= 20, if provided.");
+  if (waitS < 0 || waitS > 20)
+    throw badValue("WaitTimeSeconds", waitS, "Must be >= 0 and <= 20, if provided.");
   for (const name of [...(input.AttributeNames ?? []), ...(input.MessageSystemAttributeNames ?? [])])
     if (name !== "All" && !SYSTEM_NAMES.includes(name) && name !== "AWSTraceHeader")
       throw badValue("AttributeNames", name, "Unknown attribute name.");
@@ -66,7 +71,13 @@ export function checkReceive(queue: Queue, input: ReceiveInput): { max: number; 
  * whose receive count already reached the redrive policy's maxReceiveCount moves to the dead-letter queue instead
  * (as SQS does, on the receive that would exceed it), and the receive goes on with the next candidate.
  */
-export function takeMessages(ctx: ReceiveContext, queue: Queue, input: ReceiveInput, max: number, visibilityS: number): ReceivedMessage[] {
+export function takeMessages(
+  ctx: ReceiveContext,
+  queue: Queue,
+  input: ReceiveInput,
+  max: number,
+  visibilityS: number,
+): ReceivedMessage[] {
   const out: ReceivedMessage[] = [];
   const dlq = deadLetterQueueOf(ctx, queue);
   for (;;) {
@@ -120,7 +131,10 @@ function shape(queue: Queue, m: StoredMessage, input: ReceiveInput): ReceivedMes
     MD5OfBody: md5Hex(m.body),
     Body: m.body,
   };
-  const system = systemAttributes(m, [...(input.AttributeNames ?? []), ...(input.MessageSystemAttributeNames ?? [])]);
+  const system = systemAttributes(m, [
+    ...(input.AttributeNames ?? []),
+    ...(input.MessageSystemAttributeNames ?? []),
+  ]);
   if (Object.keys(system).length > 0) out.Attributes = system;
   const attrs = selectAttributes(m.attributes, input.MessageAttributeNames ?? []);
   if (Object.keys(attrs).length > 0) {
@@ -140,7 +154,10 @@ function systemAttributes(m: StoredMessage, names: string[]): Record<string, str
   put("SenderId", "AIDAMODELSENDER00000");
   put("SentTimestamp", String(m.sentAt));
   put("ApproximateReceiveCount", String(m.receiveCount));
-  put("ApproximateFirstReceiveTimestamp", m.firstReceivedAt === undefined ? undefined : String(m.firstReceivedAt));
+  put(
+    "ApproximateFirstReceiveTimestamp",
+    m.firstReceivedAt === undefined ? undefined : String(m.firstReceivedAt),
+  );
   put("SequenceNumber", m.sequenceNumber);
   put("MessageDeduplicationId", m.dedupId);
   put("MessageGroupId", m.groupId);
@@ -149,7 +166,10 @@ function systemAttributes(m: StoredMessage, names: string[]): Record<string, str
 }
 
 /** The message attributes a receive asked for: All or `.*`, exact names, or `prefix.*`. */
-function selectAttributes(attrs: Record<string, AttributeValue>, names: string[]): Record<string, AttributeValue> {
+function selectAttributes(
+  attrs: Record<string, AttributeValue>,
+  names: string[],
+): Record<string, AttributeValue> {
   const out: Record<string, AttributeValue> = {};
   for (const [name, value] of Object.entries(attrs)) {
     const wanted = names.some(

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { badValue, invalidMessageContents, invalidParameterValue, missingParameter } from "./errors";
 import {
   type AttributeValue,
@@ -10,7 +11,6 @@ import {
   validBody,
 } from "./message";
 import type { Queue } from "./queue";
-import { createHash } from "node:crypto";
 
 /** One message to send, as SendMessage or a SendMessageBatch entry names it. */
 export interface SendInput {
@@ -79,32 +79,52 @@ export function sendMessage(ctx: SendContext, queue: Queue, input: SendInput): S
   return { MessageId: messageId, ...md5, ...(sequenceNumber ? { SequenceNumber: sequenceNumber } : {}) };
 }
 
-function check(queue: Queue, input: SendInput, body: string | undefined, attrs: Record<string, AttributeValue>): void {
+function check(
+  queue: Queue,
+  input: SendInput,
+  body: string | undefined,
+  attrs: Record<string, AttributeValue>,
+): void {
   if (body === undefined) throw missingParameter("MessageBody");
   if (body.length === 0) throw invalidParameterValue("The request must contain the parameter MessageBody.");
   if (!validBody(body))
-    throw invalidMessageContents("Invalid binary character in the message body. Allowed: #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF");
+    throw invalidMessageContents(
+      "Invalid binary character in the message body. Allowed: #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF",
+    );
   checkAttributes(attrs);
   refuseSystemAttributes(input.MessageSystemAttributes);
   const size = messageSize(body, attrs);
   if (size > queue.settings.maximumMessageSize)
-    throw invalidParameterValue(`One or more parameters are invalid. Reason: Message must be shorter than ${queue.settings.maximumMessageSize} bytes.`);
+    throw invalidParameterValue(
+      `One or more parameters are invalid. Reason: Message must be shorter than ${queue.settings.maximumMessageSize} bytes.`,
+    );
   if (input.DelaySeconds !== undefined && (input.DelaySeconds < 0 || input.DelaySeconds > 900))
     throw badValue("DelaySeconds", input.DelaySeconds, "Must be >= 0 and <= 900, if provided.");
   if (queue.fifo) checkFifo(queue, input);
   else if (input.MessageDeduplicationId !== undefined)
-    throw badValue("MessageDeduplicationId", input.MessageDeduplicationId, "The request includes a parameter that is not valid for this queue type.");
+    throw badValue(
+      "MessageDeduplicationId",
+      input.MessageDeduplicationId,
+      "The request includes a parameter that is not valid for this queue type.",
+    );
 }
 
 function checkFifo(queue: Queue, input: SendInput): void {
   if (input.MessageGroupId === undefined) throw missingParameter("MessageGroupId");
   if (input.DelaySeconds !== undefined)
-    throw badValue("DelaySeconds", input.DelaySeconds, "The request includes a parameter that is not valid for this queue type.");
+    throw badValue(
+      "DelaySeconds",
+      input.DelaySeconds,
+      "The request includes a parameter that is not valid for this queue type.",
+    );
   if (input.MessageDeduplicationId === undefined && !queue.settings.contentBasedDeduplication)
     throw invalidParameterValue(
       "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
     );
-  for (const [name, value] of [["MessageGroupId", input.MessageGroupId], ["MessageDeduplicationId", input.MessageDeduplicationId]] as const)
+  for (const [name, value] of [
+    ["MessageGroupId", input.MessageGroupId],
+    ["MessageDeduplicationId", input.MessageDeduplicationId],
+  ] as const)
     if (value !== undefined && !/^[\x21-\x7e]{1,128}$/.test(value))
       throw badValue(name, value, `${name} can contain up to 128 alphanumeric and punctuation characters.`);
 }

@@ -1,0 +1,3 @@
+export { modelSesClient } from "./client";
+export { sesModelHandler } from "./handler";
+export { type SendEmailInput, type SentEmail, SesError, SesModel } from "./model";
