@@ -2,8 +2,8 @@ import type { Condition, Operand } from "./expression-ast";
 import { getPath } from "./paths";
 import {
   type AttributeValue,
-  type Item,
   compareScalars,
+  type Item,
   memberKey,
   payload,
   type TypeTag,
@@ -104,7 +104,8 @@ const MEMBER_OF: Partial<Record<TypeTag, TypeTag>> = { SS: "S", NS: "N", BS: "B"
 function contains(v: AttributeValue, needle: AttributeValue): boolean {
   const t = typeOf(v);
   if (t === "S" && "S" in needle) return (v as { S: string }).S.includes(needle.S);
-  if (t === "B" && "B" in needle) return Buffer.from((v as { B: string }).B, "base64").includes(Buffer.from(needle.B, "base64"));
+  if (t === "B" && "B" in needle)
+    return Buffer.from((v as { B: string }).B, "base64").includes(Buffer.from(needle.B, "base64"));
   if (t === "L") return (v as { L: AttributeValue[] }).L.some((e) => valuesEqual(e, needle));
   const member = MEMBER_OF[t];
   if (member && typeOf(needle) === member) {

@@ -41,13 +41,17 @@ export function parseDecimal(text: string): Decimal {
 export function checkRange(d: Decimal): Decimal {
   if (d.mantissa === 0n) return d;
   const digits = abs(d.mantissa).toString().length;
-  if (digits > MAX_DIGITS) throw validation("Attempting to store more than 38 significant digits in a Number");
+  if (digits > MAX_DIGITS) throw validation("DynamoDB only supports precision up to 38 digits");
   const magnitude = digits - 1 + d.exponent;
   if (magnitude > 125) {
-    throw validation("Number overflow. Attempting to store a number with magnitude larger than supported range");
+    throw validation(
+      "Number overflow. Attempting to store a number with magnitude larger than supported range",
+    );
   }
   if (magnitude < -130) {
-    throw validation("Number underflow. Attempting to store a number with magnitude smaller than supported range");
+    throw validation(
+      "Number underflow. Attempting to store a number with magnitude smaller than supported range",
+    );
   }
   return d;
 }

@@ -22,7 +22,8 @@ function header(request: HttpRequest, name: string): string | undefined {
 function bodyText(body: unknown): string {
   if (body === undefined || body === null) return "{}";
   if (typeof body === "string") return body;
-  if (body instanceof Uint8Array) return Buffer.from(body).toString("utf8");
+  // The SDK's JSON body is a Uint8Array subclass whose string methods warn: decode the bytes themselves.
+  if (body instanceof Uint8Array) return new TextDecoder().decode(body);
   throw new DynamoError("SerializationException", "The DynamoDB model reads string or byte bodies only");
 }
 
@@ -47,9 +48,18 @@ function reply(statusCode: number, body: Record<string, unknown>): { response: H
 
 function errorReply(e: unknown): { response: HttpResponse } {
   if (!(e instanceof DynamoError)) throw e;
-  const status = e.type === "ModelUnsupportedException" ? 501 : 400;
-  const type = e.type === "ModelUnsupportedException" ? e.type : `${ERROR_NAMESPACE}${e.type}`;
-  return reply(status, { __type: type, message: e.message, ...e.extra });
+  // Always 400: a 5xx would make a client with default retries back off on its own (random, real-time) schedule.
+  const status = 400;
+  return reply(status, { __type: namespaced(e.type), message: e.message, ...e.extra });
+}
+
+/** The `__type` DynamoDB (Local) answers: validation and protocol errors come from its framework's namespaces. */
+function namespaced(type: string): string {
+  if (type === "ModelUnsupportedException") return type;
+  if (type === "ValidationException") return `com.amazon.coral.validate#${type}`;
+  if (type === "SerializationException" || type === "UnknownOperationException")
+    return `com.amazon.coral.service#${type}`;
+  return `${ERROR_NAMESPACE}${type}`;
 }
 
 /**

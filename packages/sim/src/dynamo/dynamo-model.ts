@@ -62,6 +62,10 @@ export class DynamoModel {
   execute(operation: string, input: Record<string, unknown>): Record<string, unknown> {
     const op = OPERATIONS[operation];
     if (!op) throw unsupported(`the operation ${operation}`);
+    // The model keeps no capacity or item-collection figures: asking for them is refused, not answered empty.
+    for (const p of ["ReturnConsumedCapacity", "ReturnItemCollectionMetrics"]) {
+      if (input[p] !== undefined && input[p] !== "NONE") throw unsupported(`${p}=${String(input[p])}`);
+    }
     return op(this, input);
   }
 

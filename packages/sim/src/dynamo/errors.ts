@@ -45,12 +45,16 @@ export function unsupported(feature: string): DynamoError {
   return new DynamoError("ModelUnsupportedException", `The DynamoDB model does not support ${feature}`);
 }
 
-/** The table does not exist (the message DynamoDB Local gives; the service says "Requested resource not found"). */
+/** The table does not exist (DynamoDB Local's words; the service says "Requested resource not found"). */
 export function noTable(): DynamoError {
-  return new DynamoError("ResourceNotFoundException", "Requested resource not found");
+  return new DynamoError("ResourceNotFoundException", "Cannot do operations on a non-existent table");
 }
 
 /** The error a failed ConditionExpression raises, with the old item when the caller asked for ALL_OLD. */
 export function conditionFailed(item?: Record<string, unknown>): DynamoError {
-  return new DynamoError("ConditionalCheckFailedException", "The conditional request failed", item ? { Item: item } : {});
+  return new DynamoError(
+    "ConditionalCheckFailedException",
+    "The conditional request failed",
+    item ? { Item: item } : {},
+  );
 }

@@ -24,7 +24,9 @@ export class ExpressionContext {
       try {
         this.values[k] = checkValue(v);
       } catch (e) {
-        throw validation(`ExpressionAttributeValues contains invalid value: ${(e as Error).message} for key ${k}`);
+        throw validation(
+          `ExpressionAttributeValues contains invalid value: ${(e as Error).message} for key ${k}`,
+        );
       }
     }
   }
@@ -33,7 +35,9 @@ export class ExpressionContext {
   name(alias: string, label: string): string {
     const real = this.names?.[alias];
     if (real === undefined) {
-      throw validation(`Invalid ${label}: An expression attribute name used in the document path is not defined; attribute name: ${alias}`);
+      throw validation(
+        `Invalid ${label}: An expression attribute name used in the document path is not defined; attribute name: ${alias}`,
+      );
     }
     this.usedNames.add(alias);
     return real;
@@ -43,7 +47,9 @@ export class ExpressionContext {
   value(placeholder: string, label: string): AttributeValue {
     const v = this.values[placeholder];
     if (v === undefined) {
-      throw validation(`Invalid ${label}: An expression attribute value used in expression is not defined; attribute value: ${placeholder}`);
+      throw validation(
+        `Invalid ${label}: An expression attribute value used in expression is not defined; attribute value: ${placeholder}`,
+      );
     }
     this.usedValues.add(placeholder);
     return v;
@@ -53,21 +59,26 @@ export class ExpressionContext {
   checkAllUsed(): void {
     const names = Object.keys(this.names ?? {}).filter((k) => !this.usedNames.has(k));
     if (names.length > 0) {
-      throw validation(`Value provided in ExpressionAttributeNames unused in expressions: keys: {${names.join(", ")}}`);
+      throw validation(
+        `Value provided in ExpressionAttributeNames unused in expressions: keys: {${names.join(", ")}}`,
+      );
     }
     const values = Object.keys(this.values).filter((k) => !this.usedValues.has(k));
     if (values.length > 0) {
-      throw validation(`Value provided in ExpressionAttributeValues unused in expressions: keys: {${values.join(", ")}}`);
+      throw validation(
+        `Value provided in ExpressionAttributeValues unused in expressions: keys: {${values.join(", ")}}`,
+      );
     }
   }
 }
 
 /** Refuses names or values sent with no expression at all (DynamoDB's message for that case). */
-export function refuseWithoutExpressions(names: unknown, values: unknown): void {
+export function refuseWithoutExpressions(names: unknown, values: unknown, missing?: string): void {
+  const why = missing ? `: ${missing} is null` : "";
   if (names !== undefined) {
-    throw validation("ExpressionAttributeNames can only be specified when using expressions");
+    throw validation(`ExpressionAttributeNames can only be specified when using expressions${why}`);
   }
   if (values !== undefined) {
-    throw validation("ExpressionAttributeValues can only be specified when using expressions");
+    throw validation(`ExpressionAttributeValues can only be specified when using expressions${why}`);
   }
 }

@@ -79,9 +79,12 @@ export class TokenStream {
   /** DynamoDB's "Syntax error; token: ..., near: ..." for the current token. */
   syntaxError(): Error {
     const t = this.peek();
-    if (t.kind === "end") return validation(`Invalid ${this.label}: Syntax error; token: "<EOF>", near: "${this.peek(-1).text}"`);
+    if (t.kind === "end")
+      return validation(`Invalid ${this.label}: Syntax error; token: "<EOF>", near: "${this.peek(-1).text}"`);
     const before = this.pos > 0 ? `${this.tokens[this.pos - 1]?.text} ` : "";
     const after = this.peek(1).kind === "end" ? "" : ` ${this.peek(1).text}`;
-    return validation(`Invalid ${this.label}: Syntax error; token: "${t.text}", near: "${before}${t.text}${after}"`);
+    return validation(
+      `Invalid ${this.label}: Syntax error; token: "${t.text}", near: "${before}${t.text}${after}"`,
+    );
   }
 }

@@ -3,10 +3,23 @@ import type { Comparator, Condition, ConditionFunction, Operand, Path } from "./
 import type { ExpressionContext } from "./expression-context";
 import { TokenStream, tokenize } from "./expression-lexer";
 import { checkNotReserved } from "./reserved-words";
-import { compareScalars, typeOf } from "./values";
+import { type AttributeValue, compareScalars, payload, typeOf } from "./values";
 
+/** A value as DynamoDB's messages print it: `{N:5}`. */
+function literalText(v: AttributeValue): string {
+  return `{${typeOf(v)}:${String(payload(v))}}`;
+}
+
+/** The grammar's own words: where a name should be, DynamoDB reports them as a syntax error, not a reserved word. */
+const KEYWORDS = new Set(["AND", "OR", "NOT", "BETWEEN", "IN", "SET", "REMOVE", "ADD", "DELETE"]);
 const COMPARATORS = new Set(["=", "<>", "<", "<=", ">", ">="]);
-const FUNCTIONS = new Set(["attribute_exists", "attribute_not_exists", "attribute_type", "begins_with", "contains"]);
+const FUNCTIONS = new Set([
+  "attribute_exists",
+  "attribute_not_exists",
+  "attribute_type",
+  "begins_with",
+  "contains",
+]);
 
 /** Parses a condition, filter or key-condition expression; `label` is its name in DynamoDB's error messages. */
 export function parseCondition(source: string, ctx: ExpressionContext, label: string): Condition {
@@ -70,7 +83,7 @@ export class ExpressionParser {
       const order = compareScalars(low.value, high.value);
       if (order !== undefined && order > 0) {
         throw validation(
-          `Invalid ${this.s.label}: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: ${JSON.stringify(low.value)}, upper bound operand: AttributeValue: ${JSON.stringify(high.value)}`,
+          `Invalid ${this.s.label}: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: ${literalText(low.value)}, upper bound operand: AttributeValue: ${literalText(high.value)}`,
         );
       }
     }
@@ -82,7 +95,10 @@ export class ExpressionParser {
     const list = [this.operand()];
     while (this.s.accept(",")) list.push(this.operand());
     this.s.expect(")");
-    if (list.length > 100) throw validation(`Invalid ${this.s.label}: The IN operator is provided with too many operands; number of operands: ${list.length}`);
+    if (list.length > 100)
+      throw validation(
+        `Invalid ${this.s.label}: The IN operator is provided with too many operands; number of operands: ${list.length}`,
+      );
     return list;
   }
 
@@ -94,10 +110,14 @@ export class ExpressionParser {
     this.s.expect(")");
     const arity = name === "attribute_exists" || name === "attribute_not_exists" ? 1 : 2;
     if (args.length !== arity) {
-      throw validation(`Invalid ${this.s.label}: Incorrect number of operands for operator or function; operator or function: ${name}, number of operands: ${args.length}`);
+      throw validation(
+        `Invalid ${this.s.label}: Incorrect number of operands for operator or function; operator or function: ${name}, number of operands: ${args.length}`,
+      );
     }
     if (args[0]?.kind !== "path") {
-      throw validation(`Invalid ${this.s.label}: Operator or function requires a document path; operator or function: ${name}`);
+      throw validation(
+        `Invalid ${this.s.label}: Operator or function requires a document path; operator or function: ${name}`,
+      );
     }
     this.checkFunctionTypes(name, args);
     return { kind: "function", name, args };
@@ -105,14 +125,16 @@ export class ExpressionParser {
 
   private checkFunctionTypes(name: ConditionFunction, args: Operand[]): void {
     const arg = args[1];
-    if (!arg || arg.kind !== "value") return;
+    if (arg?.kind !== "value") return;
     const t = typeOf(arg.value);
     if (name === "begins_with" && t !== "S" && t !== "B") throw this.operandType(name, t);
     if (name === "attribute_type") {
       if (t !== "S") throw this.operandType(name, t);
       const wanted = (arg.value as { S: string }).S;
       if (!["S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS"].includes(wanted)) {
-        throw validation(`Invalid ${this.s.label}: Invalid attribute type name found; type: ${wanted}, valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}`);
+        throw validation(
+          `Invalid ${this.s.label}: Invalid attribute type name found; type: ${wanted}, valid types: {N,BS,L,B,NULL,M,S,SS,NS,BOOL}`,
+        );
       }
     }
   }
@@ -128,7 +150,9 @@ export class ExpressionParser {
   }
 
   private operandType(op: string, t: string): Error {
-    return validation(`Invalid ${this.s.label}: Incorrect operand type for operator or function; operator or function: ${op}, operand type: ${t}`);
+    return validation(
+      `Invalid ${this.s.label}: Incorrect operand type for operator or function; operator or function: ${op}, operand type: ${t}`,
+    );
   }
 
   operand(): Operand {
@@ -142,7 +166,10 @@ export class ExpressionParser {
       this.s.expect("(");
       const inner = this.operand();
       this.s.expect(")");
-      if (inner.kind !== "path") throw validation(`Invalid ${this.s.label}: Operator or function requires a document path; operator or function: size`);
+      if (inner.kind !== "path")
+        throw validation(
+          `Invalid ${this.s.label}: Operator or function requires a document path; operator or function: size`,
+        );
       return { kind: "size", path: inner.path };
     }
     return { kind: "path", path: this.path() };
@@ -168,10 +195,9 @@ export class ExpressionParser {
       this.s.next();
       return this.ctx.name(t.text, this.s.label);
     }
-    if (t.kind !== "name") throw this.s.syntaxError();
+    if (t.kind !== "name" || KEYWORDS.has(t.text.toUpperCase())) throw this.s.syntaxError();
     checkNotReserved(t.text, this.s.label);
     this.s.next();
     return t.text;
   }
 }
-

@@ -1,9 +1,9 @@
+import { evaluate } from "./condition-eval";
 import type { DynamoModel, Write } from "./dynamo-model";
 import { asItemLevel, conditionFailed, validation } from "./errors";
 import type { Condition, UpdateAction } from "./expression-ast";
 import { ExpressionContext, refuseWithoutExpressions } from "./expression-context";
 import { parseCondition } from "./expression-parser";
-import { evaluate } from "./condition-eval";
 import { checkItemSize, refuseLegacy } from "./request-checks";
 import { checkItemKeys, checkKey, encodeKey, type Table } from "./table";
 import { applyUpdate } from "./update-apply";
@@ -27,7 +27,11 @@ function parseExpressions(input: Record<string, unknown>, withUpdate: boolean): 
   const cond = input.ConditionExpression as string | undefined;
   const update = withUpdate ? (input.UpdateExpression as string | undefined) : undefined;
   if (cond === undefined && update === undefined) {
-    refuseWithoutExpressions(input.ExpressionAttributeNames, input.ExpressionAttributeValues);
+    refuseWithoutExpressions(
+      input.ExpressionAttributeNames,
+      input.ExpressionAttributeValues,
+      withUpdate ? "UpdateExpression" : "ConditionExpression",
+    );
     return {};
   }
   const ctx = new ExpressionContext(
@@ -41,7 +45,12 @@ function parseExpressions(input: Record<string, unknown>, withUpdate: boolean): 
 }
 
 /** Throws ConditionalCheckFailed (with the old item when asked) unless the condition holds or the unsafe switch is on. */
-export function checkCondition(model: DynamoModel, parsed: Parsed, before: Item | undefined, input: Record<string, unknown>): void {
+export function checkCondition(
+  model: DynamoModel,
+  parsed: Parsed,
+  before: Item | undefined,
+  input: Record<string, unknown>,
+): void {
   if (!parsed.condition || model.conditionsIgnored) return;
   if (evaluate(parsed.condition, before)) return;
   const wantOld = input.ReturnValuesOnConditionCheckFailure === "ALL_OLD";
@@ -63,7 +72,10 @@ export function preparePut(model: DynamoModel, input: Record<string, unknown>): 
 
 /** Reads and checks the `Key` parameter of a request. */
 export function requestKey(table: Table, raw: unknown): { key: string; keyItem: Item } {
-  if (raw === undefined) throw validation("1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null");
+  if (raw === undefined)
+    throw validation(
+      "1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null",
+    );
   const keyItem = checkItem(raw as Record<string, unknown>);
   checkKey(table, keyItem);
   return { key: encodeKey(table, keyItem), keyItem };
@@ -88,14 +100,16 @@ export function prepareUpdate(model: DynamoModel, input: Record<string, unknown>
   for (const a of actions) {
     const top = a.path[0];
     if (top === table.key.hash || top === table.key.range) {
-      throw validation(`One or more parameter values were invalid: Cannot update attribute ${String(top)}. This attribute is part of the key`);
+      throw validation(
+        `One or more parameter values were invalid: Cannot update attribute ${String(top)}. This attribute is part of the key`,
+      );
     }
   }
   const before = table.items.get(key);
   checkCondition(model, parsed, before, input);
   const after = asItemLevel(() => {
     const next = applyUpdate(before ?? keyItem, actions);
-    checkItemKeys(table, next);
+    checkItemKeys(table, next, true);
     checkItemSize(next, true);
     return next;
   });
@@ -103,11 +117,16 @@ export function prepareUpdate(model: DynamoModel, input: Record<string, unknown>
 }
 
 /** Plans a ConditionCheck of a transaction: no write, only the condition. */
-export function prepareConditionCheck(model: DynamoModel, input: Record<string, unknown>): { table: Table; key: string } {
+export function prepareConditionCheck(
+  model: DynamoModel,
+  input: Record<string, unknown>,
+): { table: Table; key: string } {
   const table = model.table(input.TableName);
   const { key } = requestKey(table, input.Key);
   if (input.ConditionExpression === undefined) {
-    throw validation("1 validation error detected: Value null at 'transactItems.1.member.conditionCheck.conditionExpression' failed to satisfy constraint: Member must not be null");
+    throw validation(
+      "1 validation error detected: Value null at 'transactItems.1.member.conditionCheck.conditionExpression' failed to satisfy constraint: Member must not be null",
+    );
   }
   const parsed = parseExpressions(input, false);
   checkCondition(model, parsed, table.items.get(key), input);

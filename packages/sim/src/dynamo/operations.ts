@@ -2,7 +2,14 @@ import type { DynamoModel } from "./dynamo-model";
 import { batchGetItem, batchWriteItem } from "./ops-batch";
 import { deleteItem, getItem, putItem, updateItem } from "./ops-items";
 import { query, scan } from "./ops-query";
-import { createTable, deleteTable, describeTable, describeTimeToLive, listTables, updateTimeToLive } from "./ops-tables";
+import {
+  createTable,
+  deleteTable,
+  describeTable,
+  describeTimeToLive,
+  listTables,
+  updateTimeToLive,
+} from "./ops-tables";
 import { transactGetItems, transactWriteItems } from "./ops-transact";
 
 /** An operation of the DynamoDB JSON protocol: request body in, reply body out (or a thrown DynamoError). */

@@ -1,6 +1,6 @@
 import type { DynamoModel } from "./dynamo-model";
-import { ExpressionContext, refuseWithoutExpressions } from "./expression-context";
 import type { Path } from "./expression-ast";
+import { ExpressionContext, refuseWithoutExpressions } from "./expression-context";
 import { prepareDelete, preparePut, prepareUpdate, requestKey } from "./item-writes";
 import { projectPaths } from "./paths";
 import { parseProjection } from "./projection";
@@ -16,7 +16,10 @@ export function readProjection(input: Input): Path[] | undefined {
     refuseWithoutExpressions(input.ExpressionAttributeNames, undefined);
     return undefined;
   }
-  const ctx = new ExpressionContext(input.ExpressionAttributeNames as Record<string, string> | undefined, undefined);
+  const ctx = new ExpressionContext(
+    input.ExpressionAttributeNames as Record<string, string> | undefined,
+    undefined,
+  );
   const paths = parseProjection(String(input.ProjectionExpression), ctx);
   ctx.checkAllUsed();
   return paths;
@@ -54,10 +57,17 @@ export function deleteItem(model: DynamoModel, input: Input): Input {
 
 /** UpdateItem: applies the update expression to the item (creating it from its key when absent). */
 export function updateItem(model: DynamoModel, input: Input): Input {
-  const rv = checkReturnValues(input.ReturnValues, ["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"]);
+  const rv = checkReturnValues(input.ReturnValues, [
+    "NONE",
+    "ALL_OLD",
+    "UPDATED_OLD",
+    "ALL_NEW",
+    "UPDATED_NEW",
+  ]);
   const { write, actions = [] } = prepareUpdate(model, input);
   model.commit([write]);
-  const paths = actions.map((a) => a.path);
+  // UPDATED_* answer whole top-level attributes (DynamoDB Local does so for nested paths too: `SET m.a.c` gives all of m).
+  const paths = actions.map((a) => [a.path[0] as string]);
   let attributes: Item | undefined;
   if (rv === "ALL_OLD") attributes = write.before && cloneItem(write.before);
   if (rv === "ALL_NEW") attributes = write.after && cloneItem(write.after);

@@ -1,7 +1,7 @@
 import { evaluate } from "./condition-eval";
 import type { DynamoModel } from "./dynamo-model";
 import { validation } from "./errors";
-import type { Condition, Path } from "./expression-ast";
+import type { Condition, Operand, Path } from "./expression-ast";
 import { ExpressionContext, refuseWithoutExpressions } from "./expression-context";
 import { parseCondition } from "./expression-parser";
 import { keyCondition, matchesKey } from "./key-condition";
@@ -34,7 +34,9 @@ function source(model: DynamoModel, input: Input): Source {
 
 /** The attribute names of the item position a page resumes from: the index's key plus the table's. */
 function positionNames(s: Source): string[] {
-  const names = [s.key.hash, s.key.range, s.table.key.hash, s.table.key.range].filter((n): n is string => !!n);
+  const names = [s.key.hash, s.key.range, s.table.key.hash, s.table.key.range].filter(
+    (n): n is string => !!n,
+  );
   return [...new Set(names)];
 }
 
@@ -60,39 +62,63 @@ function parseAll(input: Input, withKey: boolean): Expressions {
     refuseWithoutExpressions(input.ExpressionAttributeNames, input.ExpressionAttributeValues);
     return {};
   }
-  const ctx = new ExpressionContext(input.ExpressionAttributeNames as Record<string, string> | undefined, input.ExpressionAttributeValues as Record<string, unknown> | undefined);
+  const ctx = new ExpressionContext(
+    input.ExpressionAttributeNames as Record<string, string> | undefined,
+    input.ExpressionAttributeValues as Record<string, unknown> | undefined,
+  );
   const out: Expressions = {};
-  if (withKey && input.KeyConditionExpression !== undefined) out.keyCond = parseCondition(String(input.KeyConditionExpression), ctx, "KeyConditionExpression");
-  if (input.FilterExpression !== undefined) out.filter = parseCondition(String(input.FilterExpression), ctx, "FilterExpression");
-  if (input.ProjectionExpression !== undefined) out.projection = parseProjection(String(input.ProjectionExpression), ctx);
+  if (withKey && input.KeyConditionExpression !== undefined)
+    out.keyCond = parseCondition(String(input.KeyConditionExpression), ctx, "KeyConditionExpression");
+  if (input.FilterExpression !== undefined)
+    out.filter = parseCondition(String(input.FilterExpression), ctx, "FilterExpression");
+  if (input.ProjectionExpression !== undefined)
+    out.projection = parseProjection(String(input.ProjectionExpression), ctx);
   ctx.checkAllUsed();
   return out;
 }
 
+function operandsOf(c: Condition): Operand[] {
+  switch (c.kind) {
+    case "and":
+    case "or":
+      return [...operandsOf(c.left), ...operandsOf(c.right)];
+    case "not":
+      return operandsOf(c.inner);
+    case "compare":
+      return [c.left, c.right];
+    case "between":
+      return [c.subject, c.low, c.high];
+    case "in":
+      return [c.subject, ...c.options];
+    default:
+      return c.args;
+  }
+}
+
 function checkFilterKeys(filter: Condition | undefined, s: Source): void {
-  if (!filter) return;
   const keys = new Set([s.key.hash, s.key.range].filter(Boolean));
-  const walk = (c: Condition): void => {
-    if (c.kind === "and" || c.kind === "or") return walk(c.left), walk(c.right);
-    if (c.kind === "not") return walk(c.inner);
-    const operands = c.kind === "compare" ? [c.left, c.right] : c.kind === "between" ? [c.subject, c.low, c.high] : c.kind === "in" ? [c.subject, ...c.options] : c.args;
-    for (const o of operands) {
-      if (o.kind !== "value" && keys.has(o.path[0] as string)) {
-        throw validation(`Filter Expression can only contain non-primary key attributes: Primary key attribute: ${String(o.path[0])}`);
-      }
+  for (const o of filter ? operandsOf(filter) : []) {
+    if (o.kind !== "value" && keys.has(o.path[0] as string)) {
+      throw validation(
+        `Filter Expression can only contain non-primary key attributes: Primary key attribute: ${String(o.path[0])}`,
+      );
     }
-  };
-  walk(filter);
+  }
 }
 
 function selectMode(input: Input, s: Source, projection: Path[] | undefined): string {
-  const select = (input.Select as string | undefined) ?? (projection ? "SPECIFIC_ATTRIBUTES" : s.index ? "ALL_PROJECTED_ATTRIBUTES" : "ALL_ATTRIBUTES");
+  const select =
+    (input.Select as string | undefined) ??
+    (projection ? "SPECIFIC_ATTRIBUTES" : s.index ? "ALL_PROJECTED_ATTRIBUTES" : "ALL_ATTRIBUTES");
   if (projection && select !== "SPECIFIC_ATTRIBUTES") {
-    throw validation("Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES or COUNT");
+    throw validation(`Cannot specify the ProjectionExpression when choosing to get ${select}`);
   }
-  if (select === "ALL_PROJECTED_ATTRIBUTES" && !s.index) throw validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
+  if (select === "ALL_PROJECTED_ATTRIBUTES" && !s.index)
+    throw validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
   if (select === "ALL_ATTRIBUTES" && s.index?.kind === "GSI" && s.index.projection.type !== "ALL") {
-    throw validation(`One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index ${s.index.name} because its projection type is not ALL`);
+    throw validation(
+      `One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index ${s.index.name} because its projection type is not ALL`,
+    );
   }
   return select;
 }
@@ -102,7 +128,10 @@ function asIndexed(s: Source, item: Item): Item {
   const p = s.index?.projection;
   if (!p || p.type === "ALL") return item;
   const names = [...positionNames(s), ...(p.type === "INCLUDE" ? p.include : [])];
-  return projectPaths(item, names.map((n) => [n]));
+  return projectPaths(
+    item,
+    names.map((n) => [n]),
+  );
 }
 
 /** Reads one page from the ordered candidates, as Query and Scan both do: Limit and 1 MB before the filter. */
@@ -111,9 +140,14 @@ function page(s: Source, candidates: Item[], input: Input, ex: Expressions, forw
   if (!forward) sorted.reverse();
   const cmp = order(s);
   const startKey = input.ExclusiveStartKey ? startItem(s, input.ExclusiveStartKey) : undefined;
-  const rest = startKey ? sorted.filter((i) => (forward ? cmp(i, startKey) > 0 : cmp(i, startKey) < 0)) : sorted;
+  const rest = startKey
+    ? sorted.filter((i) => (forward ? cmp(i, startKey) > 0 : cmp(i, startKey) < 0))
+    : sorted;
   const limit = input.Limit === undefined ? Number.POSITIVE_INFINITY : Number(input.Limit);
-  if (limit < 1) throw validation("1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1");
+  if (limit < 1)
+    throw validation(
+      "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+    );
   const evaluated: Item[] = [];
   let bytes = 0;
   for (const item of rest) {
@@ -129,15 +163,27 @@ function page(s: Source, candidates: Item[], input: Input, ex: Expressions, forw
     ...(select === "COUNT" ? {} : { Items: matched.map((i) => shaped(asIndexed(s, i), ex.projection)) }),
     Count: matched.length,
     ScannedCount: evaluated.length,
-    ...(more || (last && evaluated.length === limit) ? { LastEvaluatedKey: projectPaths(last, positionNames(s).map((n) => [n])) } : {}),
+    ...(more || (last && evaluated.length === limit)
+      ? {
+          LastEvaluatedKey: projectPaths(
+            last,
+            positionNames(s).map((n) => [n]),
+          ),
+        }
+      : {}),
   };
 }
 
 function startItem(s: Source, raw: unknown): Item {
   const start = checkItem(raw as Record<string, unknown>);
   const names = positionNames(s);
-  if (Object.keys(start).length !== names.length || names.some((n) => !start[n])) {
-    throw validation("The provided starting key is invalid: The provided key element does not match the schema");
+  if (Object.keys(start).length !== names.length) {
+    throw validation("Exclusive Start Key must have same size as table's key schema");
+  }
+  if (names.some((n) => !start[n])) {
+    throw validation(
+      "The provided starting key is invalid: The provided key element does not match the schema",
+    );
   }
   return start;
 }
@@ -146,7 +192,9 @@ function startItem(s: Source, raw: unknown): Item {
 export function query(model: DynamoModel, input: Input): Input {
   const s = source(model, input);
   if (input.KeyConditionExpression === undefined) {
-    throw validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+    throw validation(
+      "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
+    );
   }
   const ex = parseAll(input, true);
   const kc = keyCondition(ex.keyCond as Condition, s.key, s.table.attributeTypes);
@@ -164,7 +212,9 @@ export function scan(model: DynamoModel, input: Input): Input {
     const total = Number(input.TotalSegments);
     const segment = Number(input.Segment);
     if (!(total >= 1 && total <= 1_000_000 && segment >= 0 && segment < total)) {
-      throw validation(`The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: ${segment} is out of bounds for TotalSegments: ${total}`);
+      throw validation(
+        `1 validation error detected: Value '${segment}' at 'segment' failed to satisfy constraint: Member must have value less than or equal to ${total - 1}`,
+      );
     }
     candidates = candidates.filter((i) => segmentOf(JSON.stringify(i[s.table.key.hash]), total) === segment);
   }
@@ -177,4 +227,3 @@ function segmentOf(text: string, total: number): number {
   for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return h % total;
 }
-

@@ -12,7 +12,9 @@ function keySchema(raw: unknown, where: string): KeySchema {
   const hash = list.find((k) => k.KeyType === "HASH")?.AttributeName;
   const range = list.find((k) => k.KeyType === "RANGE")?.AttributeName;
   if (!hash || list.length > 2 || (list.length === 2 && !range)) {
-    throw validation(`1 validation error detected: Invalid KeySchema in ${where}: Some index key attributes are not defined`);
+    throw validation(
+      `1 validation error detected: Invalid KeySchema in ${where}: Some index key attributes are not defined`,
+    );
   }
   return range ? { hash, range } : { hash };
 }
@@ -32,7 +34,8 @@ function indexDef(raw: Input, kind: "GSI" | "LSI"): IndexDef {
 function attributeTypes(raw: unknown): Record<string, "S" | "N" | "B"> {
   const out: Record<string, "S" | "N" | "B"> = {};
   for (const d of (raw ?? []) as Array<{ AttributeName: string; AttributeType: string }>) {
-    if (!["S", "N", "B"].includes(d.AttributeType)) throw validation(`Member must satisfy enum value set: [S, N, B]`);
+    if (!["S", "N", "B"].includes(d.AttributeType))
+      throw validation(`Member must satisfy enum value set: [S, N, B]`);
     out[d.AttributeName] = d.AttributeType as "S" | "N" | "B";
   }
   return out;
@@ -42,14 +45,26 @@ function checkDefinitions(key: KeySchema, indexes: IndexDef[], types: Record<str
   const used = new Set<string>();
   for (const k of [key, ...indexes.map((i) => i.key)]) for (const n of [k.hash, k.range]) if (n) used.add(n);
   for (const n of used) {
-    if (!types[n]) throw validation("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [" + n + "], AttributeDefinitions: [" + Object.keys(types).join(", ") + "]");
+    if (!types[n])
+      throw validation(
+        "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [" +
+          n +
+          "], AttributeDefinitions: [" +
+          Object.keys(types).join(", ") +
+          "]",
+      );
   }
   if (used.size !== Object.keys(types).length) {
-    throw validation("One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions");
+    throw validation(
+      "One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions",
+    );
   }
   for (const i of indexes) {
     if (i.kind === "LSI" && (i.key.hash !== key.hash || !key.range)) {
-      throw validation("One or more parameter values were invalid: Index KeySchema does not have a range key for index: " + i.name);
+      throw validation(
+        "One or more parameter values were invalid: Index KeySchema does not have a range key for index: " +
+          i.name,
+      );
     }
   }
 }
@@ -57,7 +72,8 @@ function checkDefinitions(key: KeySchema, indexes: IndexDef[], types: Record<str
 /** CreateTable: the table is ACTIVE at once (the model has no CREATING phase). */
 export function createTable(model: DynamoModel, input: Input): Input {
   const name = checkTableName(input.TableName);
-  if (model.tables.has(name)) throw new DynamoError("ResourceInUseException", `Table already exists: ${name}`);
+  if (model.tables.has(name))
+    throw new DynamoError("ResourceInUseException", "Cannot create preexisting table");
   const key = keySchema(input.KeySchema, "table");
   const indexes = [
     ...((input.GlobalSecondaryIndexes ?? []) as Input[]).map((i) => indexDef(i, "GSI")),
@@ -113,7 +129,13 @@ function describe(t: Table): Input {
     ...(t.raw.BillingMode ? { BillingModeSummary: { BillingMode: t.raw.BillingMode } } : {}),
     ...(gsis.length ? { GlobalSecondaryIndexes: gsis } : {}),
     ...(lsis.length ? { LocalSecondaryIndexes: lsis } : {}),
-    ...(t.stream ? { StreamSpecification: t.stream, LatestStreamLabel: label, LatestStreamArn: `${ARN}${t.name}/stream/${label}` } : {}),
+    ...(t.stream
+      ? {
+          StreamSpecification: t.stream,
+          LatestStreamLabel: label,
+          LatestStreamArn: `${ARN}${t.name}/stream/${label}`,
+        }
+      : {}),
   };
 }
 
@@ -136,7 +158,10 @@ export function listTables(model: DynamoModel, input: Input): Input {
   const from = start ? names.filter((n) => n > start) : names;
   const limit = Number(input.Limit ?? 100);
   const page = from.slice(0, limit);
-  return { TableNames: page, ...(from.length > limit ? { LastEvaluatedTableName: page[page.length - 1] } : {}) };
+  return {
+    TableNames: page,
+    ...(from.length > limit ? { LastEvaluatedTableName: page[page.length - 1] } : {}),
+  };
 }
 
 /** UpdateTimeToLive: enables or disables TTL on one attribute (sweepExpired acts on it). */
@@ -158,4 +183,3 @@ export function describeTimeToLive(model: DynamoModel, input: Input): Input {
       : { TimeToLiveStatus: "DISABLED" },
   };
 }
-

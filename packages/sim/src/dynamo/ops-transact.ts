@@ -3,7 +3,7 @@ import type { DynamoModel, Write } from "./dynamo-model";
 import { DynamoError, validation } from "./errors";
 import { prepareConditionCheck, prepareDelete, preparePut, prepareUpdate, requestKey } from "./item-writes";
 import { readProjection, shaped } from "./ops-items";
-import { checkItemKeys, encodeKey } from "./table";
+import { checkPrimaryKey, encodeKey } from "./table";
 import { checkItem } from "./values";
 
 type Input = Record<string, unknown>;
@@ -16,7 +16,8 @@ type Reason = { Code: string; Message?: string; Item?: Input };
 
 function actionOf(entry: Input): [(typeof KINDS)[number], Input] {
   const kinds = KINDS.filter((k) => entry[k] !== undefined);
-  if (kinds.length !== 1) throw validation("TransactItems can only contain one of Check, Put, Update or Delete");
+  if (kinds.length !== 1)
+    throw validation("TransactItems can only contain one of Check, Put, Update or Delete");
   const kind = kinds[0] as (typeof KINDS)[number];
   return [kind, entry[kind] as Input];
 }
@@ -33,7 +34,7 @@ function itemId(model: DynamoModel, kind: string, input: Input): string {
   const table = model.table(input.TableName);
   if (kind === "Put") {
     const item = checkItem((input.Item ?? {}) as Record<string, unknown>);
-    checkItemKeys(table, item);
+    checkPrimaryKey(table, item);
     return `${table.name}\u0000${encodeKey(table, item)}`;
   }
   return `${table.name}\u0000${requestKey(table, input.Key).key}`;
@@ -43,7 +44,9 @@ function itemId(model: DynamoModel, kind: string, input: Input): string {
 export function transactWriteItems(model: DynamoModel, input: Input): Input {
   const entries = (input.TransactItems ?? []) as Input[];
   if (entries.length === 0 || entries.length > 100) {
-    throw validation(`1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length ${entries.length === 0 ? "greater than or equal to 1" : "less than or equal to 100"}`);
+    throw validation(
+      `1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length ${entries.length === 0 ? "greater than or equal to 1" : "less than or equal to 100"}`,
+    );
   }
   const token = tokenState(model, input);
   if (token.replay) return {};
@@ -61,7 +64,7 @@ export function transactWriteItems(model: DynamoModel, input: Input): Input {
       if (w) writes.push(w);
       return { Code: "None" };
     } catch (e) {
-      return reasonFor(e);
+      return reasonFor(e, kind);
     }
   });
   if (reasons.some((r) => r.Code !== "None")) {
@@ -76,11 +79,13 @@ export function transactWriteItems(model: DynamoModel, input: Input): Input {
   return {};
 }
 
-function reasonFor(e: unknown): Reason {
+function reasonFor(e: unknown, kind: string): Reason {
   if (!(e instanceof DynamoError)) throw e;
   if (e.type === "ConditionalCheckFailedException") {
     const item = e.extra.Item as Input | undefined;
-    return { Code: "ConditionalCheckFailed", Message: e.message, ...(item ? { Item: item } : {}) };
+    // DynamoDB Local ends a ConditionCheck's message with a period, and the other actions' without.
+    const message = kind === "ConditionCheck" ? `${e.message}.` : e.message;
+    return { Code: "ConditionalCheckFailed", Message: message, ...(item ? { Item: item } : {}) };
   }
   if (e.type === "ValidationException" && e.itemLevel) return { Code: "ValidationError", Message: e.message };
   throw e;
@@ -99,7 +104,10 @@ function tokenState(model: DynamoModel, input: Input): { replay: boolean; rememb
   const seen = model.transactionTokens.get(token);
   if (seen && now - seen.atMs < TOKEN_WINDOW_MS) {
     if (seen.fingerprint !== fingerprint) {
-      throw new DynamoError("IdempotentParameterMismatchException", "The request uses the same client token as a previous, but non-identical request.");
+      throw new DynamoError(
+        "IdempotentParameterMismatchException",
+        "The request uses the same client token as a previous, but non-identical request.",
+      );
     }
     return { replay: true, remember: () => {} };
   }
@@ -109,7 +117,10 @@ function tokenState(model: DynamoModel, input: Input): { replay: boolean; rememb
 /** TransactGetItems: a consistent snapshot of up to 100 items, in request order. */
 export function transactGetItems(model: DynamoModel, input: Input): Input {
   const entries = (input.TransactItems ?? []) as Input[];
-  if (entries.length === 0 || entries.length > 100) throw validation("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100");
+  if (entries.length === 0 || entries.length > 100)
+    throw validation(
+      "1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100",
+    );
   const responses = entries.map((e) => {
     const get = e.Get as Input;
     const table = model.table(get.TableName);

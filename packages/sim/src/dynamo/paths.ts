@@ -90,7 +90,10 @@ function placeProjected(out: Item, path: Path, value: AttributeValue): void {
     const next = path[i + 1] as string | number;
     if (target[step] === undefined) target[step] = typeof next === "number" ? { L: [] } : { M: {} };
     const holder = target[step] as AttributeValue;
-    target = ("L" in holder ? holder.L : (holder as { M: Item }).M) as unknown as Record<string | number, AttributeValue>;
+    target = ("L" in holder ? holder.L : (holder as { M: Item }).M) as unknown as Record<
+      string | number,
+      AttributeValue
+    >;
   }
   target[path[path.length - 1] as string | number] = value;
 }

@@ -20,7 +20,9 @@ export function parseProjection(source: string, ctx: ExpressionContext): Path[] 
       const b = paths[j] as Path;
       const word = pathsOverlap(a, b) ? "overlap" : pathsConflict(a, b) ? "conflict" : undefined;
       if (word) {
-        throw validation(`Invalid ${LABEL}: Two document paths ${word} with each other; must remove or rewrite one of these paths; path one: ${pathText(a)}, path two: ${pathText(b)}`);
+        throw validation(
+          `Invalid ${LABEL}: Two document paths ${word} with each other; must remove or rewrite one of these paths; path one: ${pathText(a)}, path two: ${pathText(b)}`,
+        );
       }
     }
   }

@@ -1,5 +1,5 @@
 import { unsupported, validation } from "./errors";
-import { itemSize, type Item } from "./values";
+import { type Item, itemSize } from "./values";
 
 const LEGACY = [
   "Expected",
@@ -23,7 +23,11 @@ const MAX_ITEM_BYTES = 400 * 1024;
 /** Refuses an item over DynamoDB's 400 KB limit, with its message. */
 export function checkItemSize(item: Item, update = false): void {
   if (itemSize(item) > MAX_ITEM_BYTES) {
-    throw validation(update ? "Item size to update has exceeded the maximum allowed size" : "Item size has exceeded the maximum allowed size");
+    throw validation(
+      update
+        ? "Item size to update has exceeded the maximum allowed size"
+        : "Item size has exceeded the maximum allowed size",
+    );
   }
 }
 
@@ -31,8 +35,7 @@ export function checkItemSize(item: Item, update = false): void {
 export function checkReturnValues(value: unknown, allowed: string[]): string {
   const v = value === undefined ? "NONE" : String(value);
   if (!allowed.includes(v)) {
-    if (allowed.length === 2) throw validation("ReturnValues can only be ALL_OLD or NONE");
-    throw validation(`1 validation error detected: Value '${v}' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [${allowed.join(", ")}]`);
+    throw validation("Return values set to invalid value");
   }
   return v;
 }
@@ -41,7 +44,9 @@ export function checkReturnValues(value: unknown, allowed: string[]): string {
 export function checkTableName(name: unknown): string {
   const n = String(name ?? "");
   if (!/^[a-zA-Z0-9_.-]{3,255}$/.test(n)) {
-    throw validation(`1 validation error detected: Value '${n}' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+`);
+    throw validation(
+      "Invalid table/index name.  Table/index names must be between 3 and 255 characters long, and may contain only the characters a-z, A-Z, 0-9, '_', '-', and '.'",
+    );
   }
   return n;
 }

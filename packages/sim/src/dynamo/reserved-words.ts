@@ -2,8 +2,8 @@ import { validation } from "./errors";
 
 /**
  * Words DynamoDB refuses as bare attribute names in expressions. A subset of the published list (ReservedWords in
- * the developer guide), chosen as the words an attribute is likely to be called; a name outside it that DynamoDB
- * reserves would pass here and fail on AWS, so the differential corpus should draw names from both sides.
+ * the developer guide), chosen as the words an attribute is likely to be called, each checked against DynamoDB Local;
+ * a name outside it that DynamoDB reserves would pass here and fail on AWS.
  */
 const RESERVED = new Set(
   (
@@ -14,7 +14,7 @@ const RESERVED = new Set(
     "LOCAL LOCATION LOCK MAP MATCH MAX MEMBER MIN MINUTE MODE MONTH NAME NAMES NEW NEXT NO NOT NULL NUMBER " +
     "OBJECT OF OFFSET OLD ON ONLY OPTION OR ORDER OWNER PARTITION PATH PERCENT PLAN POSITION PRIMARY PRIVATE " +
     "PUBLIC RANGE RAW READ REFERENCE REGION REMOVE REPLACE RESULT RETURN ROLE ROW ROWS SECOND SECTION SELECT " +
-    "SESSION SET SIZE SOURCE START STATE STATUS STORAGE STRING SUM SYSTEM TABLE TEMPORARY THEN TIME TIMESTAMP " +
+    "SESSION SET SOURCE START STATE STATUS STORAGE STRING SUM SYSTEM TABLE TEMPORARY THEN TIME TIMESTAMP " +
     "TO TOTAL TRANSACTION TRUE TTL TYPE UNDO UNION UNIQUE UPDATE USER USING UUID VALUE VALUES VARCHAR VIEW " +
     "WHEN WHERE WITH WORK WRITE YEAR ZONE"
   ).split(" "),

@@ -1,4 +1,4 @@
-import { validation } from "./errors";
+import { asItemLevel, validation } from "./errors";
 import { type AttributeValue, compareScalars, type Item, typeOf } from "./values";
 
 /** A key schema: the hash attribute and, for a composite key, the range attribute. */
@@ -54,47 +54,70 @@ export function keyOf(table: Table, item: Item): Item {
 export function checkKey(table: Table, key: Item): void {
   const names = [table.key.hash, ...(table.key.range ? [table.key.range] : [])];
   const given = Object.keys(key);
-  if (given.length !== names.length || names.some((n) => key[n] === undefined)) {
+  if (given.length !== names.length) throw validation("The number of conditions on the keys is invalid");
+  if (names.some((n) => key[n] === undefined)) {
     throw validation("The provided key element does not match the schema");
   }
   for (const n of names) {
     const v = key[n] as AttributeValue;
-    if (typeOf(v) !== table.attributeTypes[n]) throw validation("The provided key element does not match the schema");
+    if (typeOf(v) !== table.attributeTypes[n])
+      throw validation("The provided key element does not match the schema");
     checkNotEmptyKey(v, n);
   }
 }
 
 function checkNotEmptyKey(v: AttributeValue, name: string): void {
   if (("S" in v && v.S === "") || ("B" in v && v.B === "")) {
-    throw validation(`One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty ${"S" in v ? "string" : "binary"} value. Key: ${name}`);
+    throw validation(
+      `One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty ${"S" in v ? "string" : "binary"} value. Key: ${name}`,
+    );
   }
 }
 
 /** Checks an item to be stored: its key attributes present and typed, and its index keys typed (sparse is fine). */
-export function checkItemKeys(table: Table, item: Item): void {
+export function checkItemKeys(table: Table, item: Item, update = false): void {
+  checkPrimaryKey(table, item);
+  // A wrong index key is this item's fault: a transaction reports it as the item's ValidationError.
+  asItemLevel(() => {
+    for (const index of table.indexes.values()) checkIndexKeys(table, index, item, update);
+  });
+}
+
+/** Checks that an item to be stored carries its primary key attributes, typed as declared and not empty. */
+export function checkPrimaryKey(table: Table, item: Item): void {
   for (const n of [table.key.hash, table.key.range]) {
     if (!n) continue;
     const v = item[n];
-    if (!v) throw validation(`One or more parameter values were invalid: Missing the key ${n} in the item`);
+    // DynamoDB Local's words; the service says "Missing the key <name> in the item".
+    if (!v) throw validation("One of the required keys was not given a value");
     const want = table.attributeTypes[n];
     if (typeOf(v) !== want) {
-      throw validation(`One or more parameter values were invalid: Type mismatch for key ${n} expected: ${want} actual: ${typeOf(v)}`);
+      // DynamoDB Local's words; the service adds "<name> expected: S actual: N".
+      throw validation("One or more parameter values were invalid: Type mismatch for key");
     }
     checkNotEmptyKey(v, n);
   }
-  for (const index of table.indexes.values()) checkIndexKeys(table, index, item);
 }
 
-function checkIndexKeys(table: Table, index: IndexDef, item: Item): void {
+function checkIndexKeys(table: Table, index: IndexDef, item: Item, update: boolean): void {
   for (const n of [index.key.hash, index.key.range]) {
     const v = n ? item[n] : undefined;
     if (!n || !v) continue;
     const want = table.attributeTypes[n];
     if (typeOf(v) !== want) {
-      throw validation(`One or more parameter values were invalid: Type mismatch for Index Key ${n} Expected: ${want} Actual: ${typeOf(v)} IndexName: ${index.name}`);
+      // DynamoDB Local's words; the service adds "<name> Expected: S Actual: N IndexName: <index>".
+      throw validation("One or more parameter values were invalid: Type mismatch for Index Key");
     }
-    if (("S" in v && v.S === "") || ("B" in v && v.B === "")) {
-      throw validation(`One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty ${"S" in v ? "string" : "binary"} value. IndexName: ${index.name}, IndexKey: ${n}`);
+    const empty = ("S" in v && v.S === "") || ("B" in v && v.B === "");
+    if (empty && update) {
+      throw validation(
+        `One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty ${"S" in v ? "string" : "binary"} value.`,
+      );
+    }
+    if (empty) {
+      throw validation(
+        `One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty ${"S" in v ? "string" : "binary"} value. IndexName: ${index.name}, IndexKey: ${n}`,
+      );
     }
   }
 }

@@ -51,7 +51,8 @@ function resolve(v: SetValue, item: Item): AttributeValue {
       return v.value;
     case "path": {
       const found = getPath(item, v.path);
-      if (found === undefined) throw validation("The provided expression refers to an attribute that does not exist in the item");
+      if (found === undefined)
+        throw validation("The provided expression refers to an attribute that does not exist in the item");
       return found;
     }
     case "if_not_exists":

@@ -19,7 +19,9 @@ export function parseUpdate(source: string, ctx: ExpressionContext): UpdateActio
     const clause = CLAUSES.find((c) => p.s.accept(c));
     if (!clause) throw p.s.syntaxError();
     if (seen.has(clause)) {
-      throw validation(`Invalid ${LABEL}: The "${clause}" section can only be used once in an update expression;`);
+      throw validation(
+        `Invalid ${LABEL}: The "${clause}" section can only be used once in an update expression;`,
+      );
     }
     seen.add(clause);
     do actions.push(action(p, clause));
@@ -41,7 +43,9 @@ function action(p: ExpressionParser, clause: (typeof CLAUSES)[number]): UpdateAc
   const t = typeOf(operand.value);
   const allowed = clause === "ADD" ? ["N", "SS", "NS", "BS"] : ["SS", "NS", "BS"];
   if (!allowed.includes(t)) {
-    throw validation(`Invalid ${LABEL}: Incorrect operand type for operator or function; operator: ${clause}, operand type: ${TYPE_WORDS[t] ?? t}`);
+    throw validation(
+      `Invalid ${LABEL}: Incorrect operand type for operator or function; operator: ${clause}, operand type: ${TYPE_WORDS[t] ?? t}, typeSet: ALLOWED_FOR_${clause}_OPERAND`,
+    );
   }
   return { kind: clause, path, value: operand.value };
 }
@@ -62,9 +66,27 @@ export const TYPE_WORDS: Record<string, string> = {
 
 function setValue(p: ExpressionParser): SetValue {
   const left = term(p);
-  if (p.s.accept("+")) return { kind: "plus", left, right: term(p) };
-  if (p.s.accept("-")) return { kind: "minus", left, right: term(p) };
+  for (const [sign, kind] of [
+    ["+", "plus"],
+    ["-", "minus"],
+  ] as const) {
+    if (!p.s.accept(sign)) continue;
+    const right = term(p);
+    requireType(sign, [left, right], "N");
+    return { kind, left, right };
+  }
   return left;
+}
+
+/** Refuses a literal of the wrong type next to +, - or list_append before any item is read, as DynamoDB does. */
+function requireType(op: string, operands: SetValue[], want: string): void {
+  for (const o of operands) {
+    if (o.kind === "value" && typeOf(o.value) !== want) {
+      throw validation(
+        `Invalid ${LABEL}: Incorrect operand type for operator or function; operator or function: ${op}, operand type: ${typeOf(o.value)}`,
+      );
+    }
+  }
 }
 
 function term(p: ExpressionParser): SetValue {
@@ -86,12 +108,28 @@ function term(p: ExpressionParser): SetValue {
       p.s.expect(",");
       const right = term(p);
       p.s.expect(")");
+      requireType("list_append", [left, right], "L");
       return { kind: "list_append", left, right };
+    }
+    if (
+      [
+        "size",
+        "attribute_exists",
+        "attribute_not_exists",
+        "attribute_type",
+        "begins_with",
+        "contains",
+      ].includes(t.text)
+    ) {
+      throw validation(
+        `Invalid ${LABEL}: The function is not allowed in an update expression; function: ${t.text}`,
+      );
     }
     throw validation(`Invalid ${LABEL}: Invalid function name; function: ${t.text}`);
   }
   const o = p.operand();
-  if (o.kind === "size") throw validation(`Invalid ${LABEL}: The function is not allowed in an update expression; function: size`);
+  if (o.kind === "size")
+    throw validation(`Invalid ${LABEL}: The function is not allowed in an update expression; function: size`);
   return o;
 }
 
@@ -101,10 +139,14 @@ function checkPaths(actions: UpdateAction[]): void {
       const a = (actions[i] as UpdateAction).path;
       const b = (actions[j] as UpdateAction).path;
       if (pathsOverlap(a, b)) {
-        throw validation(`Invalid ${LABEL}: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: ${pathText(a)}, path two: ${pathText(b)}`);
+        throw validation(
+          `Invalid ${LABEL}: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: ${pathText(a)}, path two: ${pathText(b)}`,
+        );
       }
       if (pathsConflict(a, b)) {
-        throw validation(`Invalid ${LABEL}: Two document paths conflict with each other; must remove or rewrite one of these paths; path one: ${pathText(a)}, path two: ${pathText(b)}`);
+        throw validation(
+          `Invalid ${LABEL}: Two document paths conflict with each other; must remove or rewrite one of these paths; path one: ${pathText(a)}, path two: ${pathText(b)}`,
+        );
       }
     }
   }

@@ -39,10 +39,15 @@ const SET_NAMES: Record<string, string> = { SS: "An string set ", NS: "An number
  * without duplicates, exactly one type per value.
  */
 export function checkValue(raw: unknown): AttributeValue {
-  if (typeof raw !== "object" || raw === null) throw validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+  if (typeof raw !== "object" || raw === null)
+    throw validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
   const keys = Object.keys(raw).filter((k) => (raw as Record<string, unknown>)[k] !== undefined);
-  if (keys.length === 0) throw validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
-  if (keys.length > 1) throw validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
+  if (keys.length === 0)
+    throw validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+  if (keys.length > 1)
+    throw validation(
+      "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes",
+    );
   const tag = keys[0] as string;
   const body = (raw as Record<string, unknown>)[tag];
   if (!TAGS.has(tag)) throw validation(`Supplied AttributeValue has an unknown datatype ${tag}`);
@@ -58,7 +63,10 @@ export function checkValue(raw: unknown): AttributeValue {
     case "BS":
       return checkSet(tag, body as string[]);
     case "NULL":
-      if (body !== true) throw validation("One or more parameter values were invalid: Null attribute value types must have the value of true");
+      if (body !== true)
+        throw validation(
+          "One or more parameter values were invalid: Null attribute value types must have the value of true",
+        );
       return { NULL: true };
     default:
       return { [tag]: body } as AttributeValue;
@@ -66,11 +74,14 @@ export function checkValue(raw: unknown): AttributeValue {
 }
 
 function checkSet(tag: "SS" | "NS" | "BS", members: string[]): AttributeValue {
-  if (members.length === 0) throw validation(`One or more parameter values were invalid: ${SET_NAMES[tag]} may not be empty`);
+  if (members.length === 0)
+    throw validation(`One or more parameter values were invalid: ${SET_NAMES[tag]} may not be empty`);
   const stored = tag === "NS" ? members.map(canonicalNumber) : [...members];
   const seen = new Set(tag === "BS" ? stored.map(base64Canonical) : stored);
   if (seen.size !== stored.length) {
-    throw validation(`One or more parameter values were invalid: Input collection [${members.join(", ")}] contains duplicates.`);
+    throw validation(
+      `One or more parameter values were invalid: Input collection [${members.join(", ")}] contains duplicates`,
+    );
   }
   return { [tag]: stored } as AttributeValue;
 }
@@ -101,7 +112,8 @@ export function compareScalars(a: AttributeValue, b: AttributeValue): number | u
   const t = typeOf(a);
   if (t !== typeOf(b)) return undefined;
   if (t === "S") return compareString(payload(a) as string, payload(b) as string);
-  if (t === "N") return compareDecimal(parseDecimal(payload(a) as string), parseDecimal(payload(b) as string));
+  if (t === "N")
+    return compareDecimal(parseDecimal(payload(a) as string), parseDecimal(payload(b) as string));
   if (t === "B") return compareBinary(payload(a) as string, payload(b) as string);
   return undefined;
 }
@@ -173,7 +185,9 @@ export function valueSize(v: AttributeValue): number {
     case "L":
       return 3 + (x as AttributeValue[]).reduce((n, e) => n + 1 + valueSize(e), 0);
     case "M":
-      return 3 + Object.entries(x as Item).reduce((n, [k, e]) => n + 1 + Buffer.byteLength(k) + valueSize(e), 0);
+      return (
+        3 + Object.entries(x as Item).reduce((n, [k, e]) => n + 1 + Buffer.byteLength(k) + valueSize(e), 0)
+      );
     case "SS":
       return (x as string[]).reduce((n, e) => n + Buffer.byteLength(e, "utf8"), 0);
     case "NS":
