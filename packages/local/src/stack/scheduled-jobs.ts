@@ -10,6 +10,13 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
+let resolverImport: Promise<typeof import("@eo/functions/cron/resolver")> | undefined;
+/** The resolver's module, imported once (see load-handler.ts for why not on every run). */
+const resolverModule = () => {
+  resolverImport ??= import("@eo/functions/cron/resolver");
+  return resolverImport;
+};
+
 /**
  * Schedules the resolver and the sweeps on the same handler modules that Lambda runs. Runs of one job overlap, as
  * EventBridge's can (the jobs are safe to: every move they make is a compare-and-set); `noOverlap` serialises them.
@@ -17,8 +24,7 @@ export interface JobRunner {
 export function scheduledJobs(
   opts: { resolverEveryMs: number; noOverlap?: boolean },
   more: Record<string, ScheduledJob> = {},
-  resolver: (event?: unknown) => Promise<unknown> = async () =>
-    (await import("@eo/functions/cron/resolver")).handler(),
+  resolver: (event?: unknown) => Promise<unknown> = async () => (await resolverModule()).handler(),
 ): JobRunner {
   const jobs = {
     ...more,

@@ -10,6 +10,7 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from "@aws-sdk/client-dynamodb";
+import { indexQueryView } from "./index-order";
 import { normalizeError, normalizeReply } from "./normalize";
 import type { Op, OpKind, Outcome } from "./op";
 import { physicalName } from "./tables";
@@ -36,8 +37,14 @@ const MAX_PAGES = 50;
 export async function executeOp(client: DynamoDBClient, prefix: string, op: Op): Promise<Outcome> {
   const input = withPrefix(prefix, op.input);
   try {
-    if (op.kind === "Query" || op.kind === "Scan") return { ok: await readAllPages(client, op.kind, input) };
-    const reply = await client.send(new COMMANDS[op.kind](input));
+    if (op.kind === "Query" || op.kind === "Scan") {
+      const pages = await readAllPages(client, op.kind, input);
+      const index = op.input.IndexName;
+      return {
+        ok: typeof index === "string" ? indexQueryView(String(op.input.TableName), index, pages) : { pages },
+      };
+    }
+    const reply = (await client.send(new COMMANDS[op.kind](input))) as unknown as Record<string, unknown>;
     return { ok: normalizeReply(op.kind, reply, prefix) };
   } catch (err) {
     return normalizeError(err);
@@ -49,15 +56,16 @@ async function readAllPages(
   client: DynamoDBClient,
   kind: "Query" | "Scan",
   input: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const pages: unknown[] = [];
+): Promise<Record<string, unknown>[]> {
+  const pages: Record<string, unknown>[] = [];
   let start: unknown;
   do {
-    const reply = await client.send(new COMMANDS[kind]({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    const request = new COMMANDS[kind]({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) });
+    const reply = (await client.send(request)) as unknown as Record<string, unknown>;
     pages.push(normalizeReply(kind, reply, ""));
     start = reply.LastEvaluatedKey;
   } while (start && pages.length < MAX_PAGES);
-  return { pages };
+  return pages;
 }
 
 /** Puts the run's prefix on every table name of a request (TableName members and RequestItems keys). */

@@ -32,35 +32,26 @@ const TYPES = ["S", "N", "SS", "NS", "L", "M", "BOOL", "NULL", "B"];
 
 /** One comparison or function of the condition grammar on the table's paths. */
 function leafArb(table: TableName): fc.Arbitrary<Cond> {
+  return fc.oneof(
+    { arbitrary: comparisonArb(table), weight: 12 },
+    { arbitrary: functionArb(table), weight: 6 },
+  );
+}
+
+/** Comparisons: with a value (equality on any path, ordering on S/N paths), of two paths, IN, BETWEEN. */
+function comparisonArb(table: TableName): fc.Arbitrary<Cond> {
   const pv = pathWithValue(table, true);
   const ordered = pathWithValue(table, true, orderedPathArb(table));
   const equality = fc.constantFrom<Cmp>("=", "<>");
   const ordering = fc.constantFrom<Cmp>("<", "<=", ">", ">=");
+  const cmp = ([op, [path, value]]: [Cmp, [Path, AV]]): Cond => ({ k: "cmp", op, path, value });
   return fc.oneof(
-    { arbitrary: fc.tuple(equality, pv).map(([op, [path, value]]): Cond => ({ k: "cmp", op, path, value })), weight: 3 },
-    {
-      arbitrary: fc.tuple(ordering, ordered).map(([op, [path, value]]): Cond => ({ k: "cmp", op, path, value })),
-      weight: 3,
-    },
-    { arbitrary: pathArb(table, true).map((path): Cond => ({ k: "exists", path })), weight: 2 },
-    { arbitrary: pathArb(table, true).map((path): Cond => ({ k: "notExists", path })), weight: 3 },
+    { arbitrary: fc.tuple(equality, pv).map(cmp), weight: 3 },
+    { arbitrary: fc.tuple(ordering, ordered).map(cmp), weight: 3 },
     {
       arbitrary: fc
         .tuple(cmpArb, orderedPathArb(table), orderedPathArb(table))
         .map(([op, left, right]): Cond => ({ k: "cmpPaths", op, left, right })),
-      weight: 1,
-    },
-    { arbitrary: ordered.map(([path, value]): Cond => ({ k: "beginsWith", path, value })), weight: 1 },
-    {
-      arbitrary: containerPathArb(table).chain((path) =>
-        elementFor(table, path).map((value): Cond => ({ k: "contains", path, value })),
-      ),
-      weight: 2,
-    },
-    {
-      arbitrary: fc
-        .tuple(cmpArb, containerPathArb(table), fc.constantFrom("0", "1", "2", "3"))
-        .map(([op, path, n]): Cond => ({ k: "size", op, path, value: { N: n } })),
       weight: 1,
     },
     {
@@ -77,6 +68,28 @@ function leafArb(table: TableName): fc.Arbitrary<Cond> {
           .tuple(valueForPath(table, path), valueForPath(table, path))
           .map(([low, high]): Cond => ({ k: "between", path, low, high })),
       ),
+      weight: 1,
+    },
+  );
+}
+
+/** The functions: attribute_exists/not_exists, begins_with, contains, size, attribute_type. */
+function functionArb(table: TableName): fc.Arbitrary<Cond> {
+  const ordered = pathWithValue(table, true, orderedPathArb(table));
+  return fc.oneof(
+    { arbitrary: pathArb(table, true).map((path): Cond => ({ k: "exists", path })), weight: 2 },
+    { arbitrary: pathArb(table, true).map((path): Cond => ({ k: "notExists", path })), weight: 3 },
+    { arbitrary: ordered.map(([path, value]): Cond => ({ k: "beginsWith", path, value })), weight: 1 },
+    {
+      arbitrary: containerPathArb(table).chain((path) =>
+        elementFor(table, path).map((value): Cond => ({ k: "contains", path, value })),
+      ),
+      weight: 2,
+    },
+    {
+      arbitrary: fc
+        .tuple(cmpArb, containerPathArb(table), fc.constantFrom("0", "1", "2", "3"))
+        .map(([op, path, n]): Cond => ({ k: "size", op, path, value: { N: n } })),
       weight: 1,
     },
     {

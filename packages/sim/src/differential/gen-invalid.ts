@@ -25,7 +25,10 @@ const undefinedValue = guardedWrite
 /** A value or a name given but used by no expression. */
 const unusedPlaceholder = fc.tuple(guardedWrite, fc.boolean()).map(([op, name]): Op => {
   const input: Input = name
-    ? { ...op.input, ExpressionAttributeNames: { ...(op.input.ExpressionAttributeNames as object), "#unused": "x" } }
+    ? {
+        ...op.input,
+        ExpressionAttributeNames: { ...(op.input.ExpressionAttributeNames as object), "#unused": "x" },
+      }
     : { ...op.input, ExpressionAttributeValues: { ...valuesOf(op.input), ":unused": { S: "x" } } };
   return { ...op, input, invalid: name ? "unused name" : "unused value" };
 });
@@ -33,35 +36,52 @@ const unusedPlaceholder = fc.tuple(guardedWrite, fc.boolean()).map(([op, name]):
 /** An update that writes a key attribute. */
 const keyUpdate = fc
   .tuple(keyArb("ledger"), fc.constantFrom("pk", "sk"), fc.constantFrom("SET", "REMOVE"))
-  .map(([Key, attr, clause]): Op => ({
-    kind: "UpdateItem",
-    input: {
-      TableName: "ledger",
-      Key,
-      UpdateExpression: clause === "SET" ? `SET ${attr} = :v` : `REMOVE ${attr}`,
-      ...(clause === "SET" ? { ExpressionAttributeValues: { ":v": { S: "P9" } } } : {}),
-    },
-    invalid: "key attribute update",
-  }));
+  .map(
+    ([Key, attr, clause]): Op => ({
+      kind: "UpdateItem",
+      input: {
+        TableName: "ledger",
+        Key,
+        UpdateExpression: clause === "SET" ? `SET ${attr} = :v` : `REMOVE ${attr}`,
+        ...(clause === "SET" ? { ExpressionAttributeValues: { ":v": { S: "P9" } } } : {}),
+      },
+      invalid: "key attribute update",
+    }),
+  );
+
+/** Items DynamoDB refuses: a key of the wrong type, an empty key, an empty set. */
+const malformedItems = fc.oneof(
+  itemArb("ledger").map(
+    (item): Op => ({
+      kind: "PutItem",
+      input: { TableName: "ledger", Item: { ...item, pk: { N: "1" } } },
+      invalid: "key of the wrong type",
+    }),
+  ),
+  itemArb("claims").map(
+    (item): Op => ({
+      kind: "PutItem",
+      input: { TableName: "claims", Item: { ...item, id: { S: "" } } },
+      invalid: "empty string key",
+    }),
+  ),
+  itemArb("totals").map(
+    (item): Op => ({
+      kind: "PutItem",
+      input: { TableName: "totals", Item: { ...item, members: { SS: [] } } },
+      invalid: "empty set",
+    }),
+  ),
+);
 
 /** Requests whose shape DynamoDB refuses before reading anything. */
 const malformed = fc.oneof(
-  itemArb("ledger").map((item): Op => ({
-    kind: "PutItem",
-    input: { TableName: "ledger", Item: { ...item, pk: { N: "1" } } },
-    invalid: "key of the wrong type",
-  })),
-  itemArb("claims").map((item): Op => ({
-    kind: "PutItem",
-    input: { TableName: "claims", Item: { ...item, id: { S: "" } } },
-    invalid: "empty string key",
-  })),
-  itemArb("totals").map((item): Op => ({
-    kind: "PutItem",
-    input: { TableName: "totals", Item: { ...item, members: { SS: [] } } },
-    invalid: "empty set",
-  })),
-  fc.constant<Op>({ kind: "GetItem", input: { TableName: "ledger", Key: { pk: { S: "P0" } } }, invalid: "incomplete key" }),
+  malformedItems,
+  fc.constant<Op>({
+    kind: "GetItem",
+    input: { TableName: "ledger", Key: { pk: { S: "P0" } } },
+    invalid: "incomplete key",
+  }),
   fc.constant<Op>({
     kind: "Query",
     input: {
@@ -95,10 +115,17 @@ const malformed = fc.oneof(
   }),
   fc.constant<Op>({
     kind: "PutItem",
-    input: { TableName: "claims", Item: { id: { S: "C0" } }, ConditionExpression: "attribute_not_exists(id)", ExpressionAttributeValues: {} },
+    input: {
+      TableName: "claims",
+      Item: { id: { S: "C0" } },
+      ConditionExpression: "attribute_not_exists(id)",
+      ExpressionAttributeValues: {},
+    },
     invalid: "empty value map",
   }),
-  getItemArb.map((op): Op => ({ ...op, input: { ...op.input, TableName: "missing" }, invalid: "no such table" })),
+  getItemArb.map(
+    (op): Op => ({ ...op, input: { ...op.input, TableName: "missing" }, invalid: "no such table" }),
+  ),
 );
 
 /** Invalid requests whose error type and message must agree between the model and DynamoDB Local. */

@@ -18,12 +18,14 @@ function transactActionArb(table: TableName): fc.Arbitrary<Record<string, unknow
       const expr = c ? renderCondition(c, ctx) : undefined;
       return { Put: action(table, { Item: item }, expr, ctx, r) };
     }),
-    fc.record({ key: keyArb(table), update: updateArb(table), cond, rvf }).map(({ key, update, cond: c, rvf: r }) => {
-      const ctx = new RenderContext();
-      const u = renderUpdate(update, ctx);
-      const expr = c ? renderCondition(c, ctx) : undefined;
-      return { Update: action(table, { Key: key, UpdateExpression: u }, expr, ctx, r) };
-    }),
+    fc
+      .record({ key: keyArb(table), update: updateArb(table), cond, rvf })
+      .map(({ key, update, cond: c, rvf: r }) => {
+        const ctx = new RenderContext();
+        const u = renderUpdate(update, ctx);
+        const expr = c ? renderCondition(c, ctx) : undefined;
+        return { Update: action(table, { Key: key, UpdateExpression: u }, expr, ctx, r) };
+      }),
     fc.record({ key: keyArb(table), cond, rvf }).map(({ key, cond: c, rvf: r }) => {
       const ctx = new RenderContext();
       const expr = c ? renderCondition(c, ctx) : undefined;
@@ -74,6 +76,6 @@ export const batchWriteArb: fc.Arbitrary<Op> = fc
   )
   .map((requests): Op => {
     const byTable: Record<string, unknown[]> = {};
-    for (const [table, request] of requests) (byTable[table] ??= []).push(request);
+    for (const [table, request] of requests) byTable[table] = [...(byTable[table] ?? []), request];
     return { kind: "BatchWriteItem", input: { RequestItems: byTable } };
   });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { invalidArb } from "./gen-invalid";
-import { transactWriteArb, batchWriteArb } from "./gen-multi";
+import { batchWriteArb, transactWriteArb } from "./gen-multi";
 import { batchGetArb, getItemArb, queryArb, scanArb } from "./gen-reads";
 import { deleteItemArb, putItemArb, updateItemArb } from "./gen-writes";
 import type { Op } from "./op";

@@ -5,7 +5,14 @@ import type { Path } from "./render";
 import type { TableName } from "./tables";
 
 /** Paths into the documents the corpus writes: nested maps, list elements, sets inside maps. */
-const NESTED: Path[] = [["data", "a"], ["data", "b", "c"], ["data", "tags"], ["data", "b"], ["list", 0], ["list", 2]];
+const NESTED: Path[] = [
+  ["data", "a"],
+  ["data", "b", "c"],
+  ["data", "tags"],
+  ["data", "b"],
+  ["list", 0],
+  ["list", 2],
+];
 
 /** A path of the table's items: mostly a top-level attribute, sometimes nested, rarely a key attribute. */
 export function pathArb(table: TableName, keys = false): fc.Arbitrary<Path> {
@@ -29,18 +36,33 @@ export function valueForPath(table: TableName, path: Path): fc.Arbitrary<AV> {
 }
 
 /** Paths whose usual type orders (S or N): the operands of <, <=, >, >=, BETWEEN, begins_with. */
-const ORDERED: Path[] = [["state"], ["version"], ["amount"], ["expiration"], ["note"], ["data", "a"], ["data", "b", "c"], ["list", 0]];
+const ORDERED: Path[] = [
+  ["state"],
+  ["version"],
+  ["amount"],
+  ["expiration"],
+  ["note"],
+  ["data", "a"],
+  ["data", "b", "c"],
+  ["list", 0],
+];
 /** Paths contains() reads: strings, sets and lists. */
 const CONTAINERS: Path[] = [["members"], ["nums"], ["list"], ["note"], ["state"], ["data", "tags"]];
 
 /** A path for an ordering comparison: mostly one of an ordered type, now and then any (a type error). */
 export function orderedPathArb(table: TableName): fc.Arbitrary<Path> {
-  return fc.oneof({ arbitrary: fc.constantFrom(...ORDERED), weight: 9 }, { arbitrary: pathArb(table, true), weight: 1 });
+  return fc.oneof(
+    { arbitrary: fc.constantFrom(...ORDERED), weight: 9 },
+    { arbitrary: pathArb(table, true), weight: 1 },
+  );
 }
 
 /** A path for contains(): mostly a string, set or list. */
 export function containerPathArb(table: TableName): fc.Arbitrary<Path> {
-  return fc.oneof({ arbitrary: fc.constantFrom(...CONTAINERS), weight: 9 }, { arbitrary: pathArb(table), weight: 1 });
+  return fc.oneof(
+    { arbitrary: fc.constantFrom(...CONTAINERS), weight: 9 },
+    { arbitrary: pathArb(table), weight: 1 },
+  );
 }
 
 /** A path whose value for contains() is an element: a set's or list's member, or a substring of a string. */
@@ -52,7 +74,11 @@ export function elementFor(table: TableName, path: Path): fc.Arbitrary<AV> {
 }
 
 /** A path together with a value of its type: the operand of comparisons and SET actions. */
-export function pathWithValue(table: TableName, keys = false, paths = pathArb(table, keys)): fc.Arbitrary<[Path, AV]> {
+export function pathWithValue(
+  table: TableName,
+  keys = false,
+  paths = pathArb(table, keys),
+): fc.Arbitrary<[Path, AV]> {
   return paths.chain((p) => valueForPath(table, p).map((v): [Path, AV] => [p, v]));
 }
 
@@ -60,4 +86,15 @@ export function pathWithValue(table: TableName, keys = false, paths = pathArb(ta
  * Names written bare in expressions. Everything else goes through `#n` placeholders; `state`, `data` and `list`
  * are reserved words, so a bare one is refused (a generated invalid request, see gen-invalid).
  */
-export const BARE_SAFE = new Set(["pk", "sk", "id", "tat", "expiration", "amount", "gsi1pk", "gsi1sk", "bpk", "btag"]);
+export const BARE_SAFE = new Set([
+  "pk",
+  "sk",
+  "id",
+  "tat",
+  "expiration",
+  "amount",
+  "gsi1pk",
+  "gsi1sk",
+  "bpk",
+  "btag",
+]);

@@ -8,7 +8,10 @@ import { type Path, RenderContext } from "./render";
 import { TABLES, type TableName } from "./tables";
 
 function projectionArb(table: TableName) {
-  return fc.option(fc.uniqueArray(pathArb(table, true), { minLength: 1, maxLength: 3 }), { freq: 2, nil: undefined });
+  return fc.option(fc.uniqueArray(pathArb(table, true), { minLength: 1, maxLength: 3 }), {
+    freq: 2,
+    nil: undefined,
+  });
 }
 
 function renderProjection(paths: Path[] | undefined, ctx: RenderContext): string | undefined {
@@ -18,13 +21,23 @@ function renderProjection(paths: Path[] | undefined, ctx: RenderContext): string
 /** GetItem, strongly consistent or not, with a projection of top-level and nested paths. */
 export const getItemArb: fc.Arbitrary<Op> = tableArb.chain((table) =>
   fc
-    .record({ key: keyArb(table), projection: projectionArb(table), consistent: fc.constantFrom(undefined, true) })
+    .record({
+      key: keyArb(table),
+      projection: projectionArb(table),
+      consistent: fc.constantFrom(undefined, true),
+    })
     .map(({ key, projection, consistent }): Op => {
       const ctx = new RenderContext();
       const expr = renderProjection(projection, ctx);
       return {
         kind: "GetItem",
-        input: clean({ TableName: table, Key: key, ProjectionExpression: expr, ConsistentRead: consistent, ...ctx.maps() }),
+        input: clean({
+          TableName: table,
+          Key: key,
+          ProjectionExpression: expr,
+          ConsistentRead: consistent,
+          ...ctx.maps(),
+        }),
       };
     }),
 );
@@ -41,32 +54,67 @@ interface KeySpace {
 /** The key conditions a query can use on each table and index, with values from the same small key spaces. */
 const KEY_SPACES: Record<TableName, KeySpace[]> = {
   ledger: [
-    { hash: "pk", range: "sk", hashValues: ["P0", "P1"], rangeValues: [{ S: "OUT#1" }, { S: "PAYMENT" }], prefixes: ["OUT#", "P"] },
-    { index: "gsi1", hash: "gsi1pk", range: "gsi1sk", hashValues: ["G1", "G2"], rangeValues: [{ S: "2024-02" }], prefixes: ["2024-0"] },
+    {
+      hash: "pk",
+      range: "sk",
+      hashValues: ["P0", "P1"],
+      rangeValues: [{ S: "OUT#1" }, { S: "PAYMENT" }],
+      prefixes: ["OUT#", "P"],
+    },
+    {
+      index: "gsi1",
+      hash: "gsi1pk",
+      range: "gsi1sk",
+      hashValues: ["G1", "G2"],
+      rangeValues: [{ S: "2024-02" }],
+      prefixes: ["2024-0"],
+    },
   ],
   totals: [
     { hash: "pk", range: "sk", hashValues: ["T0", "T1"], rangeValues: [{ S: "w2" }], prefixes: ["w"] },
-    { index: "tags", hash: "bpk", range: "btag", hashValues: ["B1", "B2"], rangeValues: [{ N: "2" }, { N: "2.5" }], prefixes: [] },
+    {
+      index: "tags",
+      hash: "bpk",
+      range: "btag",
+      hashValues: ["B1", "B2"],
+      rangeValues: [{ N: "2" }, { N: "2.5" }],
+      prefixes: [],
+    },
   ],
   claims: [{ hash: "id", hashValues: ["C0", "C1"], rangeValues: [], prefixes: [] }],
 };
 
 function keyConditionArb(space: KeySpace): fc.Arbitrary<(ctx: RenderContext) => string> {
-  const hashPart = fc.constantFrom(...space.hashValues).map((h) => (ctx: RenderContext) => `${ctx.name(space.hash)} = ${ctx.value({ S: h })}`);
+  const hashPart = fc
+    .constantFrom(...space.hashValues)
+    .map((h) => (ctx: RenderContext) => `${ctx.name(space.hash)} = ${ctx.value({ S: h })}`);
   const rangeOps = [
     ...(space.rangeValues.length > 0
-      ? [fc.tuple(fc.constantFrom("=", "<", "<=", ">", ">="), fc.constantFrom(...space.rangeValues)).map(
-          ([op, v]) => (ctx: RenderContext) => `${ctx.name(space.range ?? "")} ${op} ${ctx.value(v)}`,
-        )]
+      ? [
+          fc.tuple(fc.constantFrom("=", "<", "<=", ">", ">="), fc.constantFrom(...space.rangeValues)).map(
+            ([op, v]) =>
+              (ctx: RenderContext) =>
+                `${ctx.name(space.range ?? "")} ${op} ${ctx.value(v)}`,
+          ),
+        ]
       : []),
     ...(space.prefixes.length > 0
-      ? [fc.constantFrom(...space.prefixes).map((p) => (ctx: RenderContext) => `begins_with(${ctx.name(space.range ?? "")}, ${ctx.value({ S: p })})`)]
+      ? [
+          fc
+            .constantFrom(...space.prefixes)
+            .map(
+              (p) => (ctx: RenderContext) =>
+                `begins_with(${ctx.name(space.range ?? "")}, ${ctx.value({ S: p })})`,
+            ),
+        ]
       : []),
   ];
   if (rangeOps.length === 0) return hashPart;
-  return fc
-    .tuple(hashPart, fc.option(fc.oneof(...rangeOps), { nil: undefined }))
-    .map(([h, r]) => (ctx: RenderContext) => (r ? `${h(ctx)} AND ${r(ctx)}` : h(ctx)));
+  return fc.tuple(hashPart, fc.option(fc.oneof(...rangeOps), { nil: undefined })).map(
+    ([h, r]) =>
+      (ctx: RenderContext) =>
+        r ? `${h(ctx)} AND ${r(ctx)}` : h(ctx),
+  );
 }
 
 /** Query on the table or an index: key condition, filter, projection, direction and a Limit that forces paging. */
@@ -119,7 +167,11 @@ export const batchGetArb: fc.Arbitrary<Op> = fc
       ...tables.map((table) =>
         fc.record({
           table: fc.constant(table),
-          keys: fc.uniqueArray(keyArb(table), { minLength: 1, maxLength: 3, selector: (k) => JSON.stringify(k) }),
+          keys: fc.uniqueArray(keyArb(table), {
+            minLength: 1,
+            maxLength: 3,
+            selector: (k) => JSON.stringify(k),
+          }),
           consistent: fc.constantFrom(undefined, true),
           projection: fc.option(fc.constantFrom("#a, amount", "#a"), { freq: 3, nil: undefined }),
         }),

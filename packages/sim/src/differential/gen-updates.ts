@@ -37,7 +37,9 @@ function setActionArb(table: TableName): fc.Arbitrary<SetAction> {
       weight: 3,
     },
     {
-      arbitrary: pathWithValue(table).map(([path, value]): SetAction => ({ k: "ifNotExists", path, from: path, value })),
+      arbitrary: pathWithValue(table).map(
+        ([path, value]): SetAction => ({ k: "ifNotExists", path, from: path, value }),
+      ),
       weight: 2,
     },
     {
@@ -60,9 +62,10 @@ export function updateArb(table: TableName): fc.Arbitrary<Update> {
     fc.tuple(fc.constantFrom<Path>(["version"], ["amount"], ["expiration"]), numberValue),
     fc.tuple(fc.constantFrom<Path>(["members"], ["nums"], ["data", "tags"]), setValue),
   ) as fc.Arbitrary<[Path, AV]>;
-  const delArb = fc.tuple(fc.constantFrom<Path>(["members"], ["nums"], ["data", "tags"]), setValue) as fc.Arbitrary<
-    [Path, AV]
-  >;
+  const delArb = fc.tuple(
+    fc.constantFrom<Path>(["members"], ["nums"], ["data", "tags"]),
+    setValue,
+  ) as fc.Arbitrary<[Path, AV]>;
   const update = fc.record({
     set: fc.array(setActionArb(table), { maxLength: 3 }),
     remove: fc.array(pathArb(table), { maxLength: 2 }),
@@ -72,13 +75,21 @@ export function updateArb(table: TableName): fc.Arbitrary<Update> {
   // overlapping paths are refused as a whole: keep one in twenty of them, enough to check that refusal
   return fc
     .tuple(update, fc.nat(19))
-    .filter(([u, n]) => u.set.length + u.remove.length + u.add.length + u.del.length > 0 && (n === 0 || !overlaps(u)))
+    .filter(
+      ([u, n]) =>
+        u.set.length + u.remove.length + u.add.length + u.del.length > 0 && (n === 0 || !overlaps(u)),
+    )
     .map(([u]) => u);
 }
 
 /** Whether two actions write paths that overlap (one a prefix of the other): DynamoDB refuses such an update. */
 function overlaps(u: Update): boolean {
-  const paths = [...u.set.map((a) => a.path), ...u.remove, ...u.add.map(([p]) => p), ...u.del.map(([p]) => p)];
+  const paths = [
+    ...u.set.map((a) => a.path),
+    ...u.remove,
+    ...u.add.map(([p]) => p),
+    ...u.del.map(([p]) => p),
+  ];
   const prefixOf = (a: Path, b: Path) => a.length <= b.length && a.every((seg, i) => seg === b[i]);
   return paths.some((a, i) => paths.some((b, j) => i !== j && prefixOf(a, b)));
 }
@@ -89,8 +100,10 @@ export function renderUpdate(u: Update, ctx: RenderContext): string {
   const clauses: string[] = [];
   if (u.set.length > 0) clauses.push(`SET ${u.set.map((a) => renderSet(a, ctx, p)).join(", ")}`);
   if (u.remove.length > 0) clauses.push(`REMOVE ${u.remove.map(p).join(", ")}`);
-  if (u.add.length > 0) clauses.push(`ADD ${u.add.map(([path, v]) => `${p(path)} ${ctx.value(v)}`).join(", ")}`);
-  if (u.del.length > 0) clauses.push(`DELETE ${u.del.map(([path, v]) => `${p(path)} ${ctx.value(v)}`).join(", ")}`);
+  if (u.add.length > 0)
+    clauses.push(`ADD ${u.add.map(([path, v]) => `${p(path)} ${ctx.value(v)}`).join(", ")}`);
+  if (u.del.length > 0)
+    clauses.push(`DELETE ${u.del.map(([path, v]) => `${p(path)} ${ctx.value(v)}`).join(", ")}`);
   return clauses.join(" ");
 }
 

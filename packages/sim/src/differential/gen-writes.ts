@@ -71,7 +71,12 @@ export const updateItemArb: fc.Arbitrary<Op> = tableArb.chain((table) =>
 /** DeleteItem, guarded or not (`attribute_exists(pk)`, `#owner = :me`). */
 export const deleteItemArb: fc.Arbitrary<Op> = tableArb.chain((table) =>
   fc
-    .record({ key: keyArb(table), cond: maybeCondition(table), rv: fc.constantFrom(undefined, "ALL_OLD"), rvf: onFailure })
+    .record({
+      key: keyArb(table),
+      cond: maybeCondition(table),
+      rv: fc.constantFrom(undefined, "ALL_OLD"),
+      rvf: onFailure,
+    })
     .map(({ key, cond, rv, rvf }): Op => {
       const ctx = new RenderContext();
       const expr = cond ? renderCondition(cond, ctx) : undefined;

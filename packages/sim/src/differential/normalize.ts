@@ -1,13 +1,20 @@
+import { numberKey } from "./number-key";
 import type { OpKind, Outcome } from "./op";
 
 /**
  * Normalization: what may legitimately differ between two correct DynamoDBs is removed, everything else is kept
  * exactly (error messages included). Removed: `$metadata` (request ids, attempts), the order of a set's members
- * (DynamoDB documents sets as unordered), the order of a Scan's items (the table's hash order, not part of the
- * API) and of BatchGetItem's Responses (documented as unordered), and the run's table-name prefix.
+ * (DynamoDB documents sets as unordered), the spelling of numbers (compared by value: see number-key.ts), the order of a Scan's items (the table's hash order, not part of the
+ * API) and of BatchGetItem's Responses (documented as unordered), and the run's table-name prefix. Also removed:
+ * ConsumedCapacity, which the corpus (like the project's code) never asks for but DynamoDB Local sends on
+ * DeleteItem all the same (AWS sends it only when ReturnConsumedCapacity asks).
  */
-export function normalizeReply(kind: OpKind, reply: Record<string, unknown>, prefix: string): Record<string, unknown> {
-  const { $metadata: _ignored, ...rest } = reply;
+export function normalizeReply(
+  kind: OpKind,
+  reply: Record<string, unknown>,
+  prefix: string,
+): Record<string, unknown> {
+  const { $metadata: _ignored, ConsumedCapacity: _unasked, ...rest } = reply;
   const out = sortSets(rest) as Record<string, unknown>;
   if (kind === "Scan" && Array.isArray(out.Items)) out.Items = sortByJson(out.Items);
   if (kind === "BatchGetItem") {
@@ -30,13 +37,19 @@ export function normalizeError(err: unknown): Outcome {
   return { error };
 }
 
-/** Sorts the members of every string and number set in a value, leaving lists in their order. */
+/**
+ * Sorts the members of every string and number set in a value (lists keep their order) and writes every number
+ * as its value (see number-key.ts).
+ */
 export function sortSets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortSets);
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = (k === "SS" || k === "NS") && Array.isArray(v) ? [...v].sort() : sortSets(v);
+    if (k === "N" && typeof v === "string") out[k] = numberKey(v);
+    else if (k === "NS" && Array.isArray(v)) out[k] = v.map((n) => numberKey(String(n))).sort();
+    else if (k === "SS" && Array.isArray(v)) out[k] = [...v].sort();
+    else out[k] = sortSets(v);
   }
   return out;
 }

@@ -1,8 +1,9 @@
-import { type DynamoDBClient, ScanCommand } from "@aws-sdk/client-dynamodb";
 import { isDeepStrictEqual } from "node:util";
+import { type DynamoDBClient, ScanCommand } from "@aws-sdk/client-dynamodb";
 import { executeOp } from "./execute";
 import { sortByJson, sortSets } from "./normalize";
 import type { Op, Outcome } from "./op";
+import { sameOutcome } from "./same-outcome";
 import { physicalName, TABLE_NAMES } from "./tables";
 
 /** Every table's items after a run, each table's items sorted (a scan's order is not part of the API). */
@@ -50,12 +51,16 @@ export function firstDisagreement(
   subject: { replies: Outcome[]; tables: Tables },
 ): Disagreement | undefined {
   for (let i = 0; i < ops.length; i++) {
-    if (!isDeepStrictEqual(reference.replies[i], subject.replies[i]))
+    if (!sameOutcome(reference.replies[i], subject.replies[i], ops[i]))
       return { at: i, op: ops[i], reference: reference.replies[i], subject: subject.replies[i] };
   }
   for (const table of TABLE_NAMES) {
     if (!isDeepStrictEqual(reference.tables[table], subject.tables[table]))
-      return { at: "tables", reference: { [table]: reference.tables[table] }, subject: { [table]: subject.tables[table] } };
+      return {
+        at: "tables",
+        reference: { [table]: reference.tables[table] },
+        subject: { [table]: subject.tables[table] },
+      };
   }
   return undefined;
 }

@@ -40,9 +40,14 @@ export class RenderContext {
   }
 
   /** The placeholder maps to put on a request (absent when empty, as the API requires). */
-  maps(): { ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, AV> } {
-    const out: { ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, AV> } =
-      {};
+  maps(): {
+    ExpressionAttributeNames?: Record<string, string>;
+    ExpressionAttributeValues?: Record<string, AV>;
+  } {
+    const out: {
+      ExpressionAttributeNames?: Record<string, string>;
+      ExpressionAttributeValues?: Record<string, AV>;
+    } = {};
     if (Object.keys(this.names).length > 0) out.ExpressionAttributeNames = { ...this.names };
     if (Object.keys(this.values).length > 0) out.ExpressionAttributeValues = { ...this.values };
     return out;

@@ -1,10 +1,11 @@
 import fc from "fast-check";
-import { isDeepStrictEqual } from "node:util";
 import { executeOp } from "./execute";
 import { opsArb } from "./gen-ops";
+import { dropUnneeded } from "./minimize";
 import { modelTarget } from "./model-target";
 import type { Op, Outcome } from "./op";
 import { type Disagreement, firstDisagreement, playAll, scanAll, type Tables } from "./play";
+import { sameOutcome } from "./same-outcome";
 import { dynamoLocalTarget, type Target } from "./targets";
 
 export interface DifferentialOptions {
@@ -15,9 +16,17 @@ export interface DifferentialOptions {
   dynamoLocalEndpoint: string;
   /** What is checked against DynamoDB Local: the in-memory model unless told otherwise. */
   subject?: Target;
+  /**
+   * Disagreements to pass over, given with the ops played up to it: for triage, the ones already kept as cases
+   * (so a run can look for the next one while a known one is open), and for the counterfactual, those an unsafe
+   * switch does not cause. A run that meets one ends there, inconclusive.
+   */
+  tolerate?: Tolerate;
 }
 
 /** A run's ops with what DynamoDB Local answered: the content of a kept case. */
+export type Tolerate = (d: Disagreement, played: Op[]) => boolean | Promise<boolean>;
+
 export interface RecordedRun {
   ops: Op[];
   replies: Outcome[];
@@ -47,13 +56,16 @@ export async function runDifferential(opts: DifferentialOptions): Promise<Differ
   const details = await fc.check(
     fc.asyncProperty(opsArb(opts.opsPerRun), async (ops) => {
       counts.runs++;
-      return (await compareLive(reference, subject, ops, counts)) === undefined;
+      return (await compareLive(reference, subject, ops, counts, opts.tolerate)) === undefined;
     }),
     { seed: opts.seed, numRuns: opts.numRuns },
   );
   const result: DifferentialResult = { seed: opts.seed, ...counts, elapsedMs: 0 };
   if (details.failed && details.counterexample) {
-    const [ops] = details.counterexample;
+    const ops = await dropUnneeded(
+      details.counterexample[0],
+      async (fewer) => (await compareLive(reference, subject, fewer, counts, opts.tolerate)) !== undefined,
+    );
     const recorded = await recordRun(reference, ops);
     const subjectRun = await recordRun(subject, ops);
     const disagreement = firstDisagreement(ops, recorded, subjectRun) ?? {
@@ -73,17 +85,24 @@ async function compareLive(
   subject: Target,
   ops: Op[],
   counts: { ops: number },
+  tolerate: Tolerate = () => false,
 ): Promise<Disagreement | undefined> {
   const prefix = nextPrefix();
   const [ref, sub] = await Promise.all([reference.open(prefix), subject.open(prefix)]);
   try {
     for (const [i, op] of ops.entries()) {
       counts.ops++;
-      const [a, b] = await Promise.all([executeOp(ref.client, prefix, op), executeOp(sub.client, prefix, op)]);
-      if (!isDeepStrictEqual(a, b)) return { at: i, op, reference: a, subject: b };
+      const [a, b] = await Promise.all([
+        executeOp(ref.client, prefix, op),
+        executeOp(sub.client, prefix, op),
+      ]);
+      const d = sameOutcome(a, b, op) ? undefined : { at: i, op, reference: a, subject: b };
+      // a tolerated disagreement leaves the two histories apart: the run ends there, inconclusive
+      if (d) return (await tolerate(d, ops.slice(0, i + 1))) ? undefined : d;
     }
     const [ta, tb] = await Promise.all([scanAll(ref.client, prefix), scanAll(sub.client, prefix)]);
-    return firstDisagreement([], { replies: [], tables: ta }, { replies: [], tables: tb });
+    const d = firstDisagreement([], { replies: [], tables: ta }, { replies: [], tables: tb });
+    return d && !(await tolerate(d, ops)) ? d : undefined;
   } finally {
     await Promise.all([ref.close(), sub.close()]);
   }

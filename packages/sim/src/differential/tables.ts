@@ -32,7 +32,9 @@ export function physicalName(prefix: string, table: string): string {
 export function createTableInput(prefix: string, table: TableName): CreateTableCommandInput {
   const shape = TABLES[table];
   const defs = [{ AttributeName: shape.hash, AttributeType: "S" as const }];
-  const keys = [{ AttributeName: shape.hash, KeyType: "HASH" as const }];
+  const keys: { AttributeName: string; KeyType: "HASH" | "RANGE" }[] = [
+    { AttributeName: shape.hash, KeyType: "HASH" },
+  ];
   if (shape.range) {
     defs.push({ AttributeName: shape.range, AttributeType: "S" });
     keys.push({ AttributeName: shape.range, KeyType: "RANGE" as const });

@@ -33,7 +33,9 @@ export function dynamoLocalTarget(endpoint: string, accessKeyId = "differential"
         client,
         close: async () => {
           await Promise.all(
-            TABLE_NAMES.map((t) => client.send(new DeleteTableCommand({ TableName: physicalName(prefix, t) }))),
+            TABLE_NAMES.map((t) =>
+              client.send(new DeleteTableCommand({ TableName: physicalName(prefix, t) })),
+            ),
           );
         },
       };

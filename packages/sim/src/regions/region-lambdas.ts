@@ -12,13 +12,15 @@ type AnyHandler = (event: any, context: Context) => Promise<any>;
 /**
  * A Region's functions in this thread, with that Region's own module instances and environment: what the local
  * runtime's worker thread gives the standby, without a second thread, so one scheduler orders both Regions. The
- * Region's core adopts the world's shared state (one clock offset, one set of armed faults).
+ * Region's core adopts the world's shared state (one clock offset, one set of armed faults). `preload` names the
+ * handlers to load at once.
  */
 export async function inThreadRegionLambdas(
   role: string,
   env: Record<string, string | undefined>,
   secrets: LocalSecrets,
   sharedBuffer: SharedArrayBuffer,
+  preload: readonly string[] = [],
 ): Promise<RegionLambdas> {
   const core = await inRegionEnv(env, () => importInRegion<Core>(role, "packages/core/src/index.ts"));
   core.adoptSharedState(sharedBuffer);
@@ -34,6 +36,8 @@ export async function inThreadRegionLambdas(
     }
     return loaded;
   };
+  // Every module is read from disk now, before a run: a cold start's import mid-run would finish at a real moment.
+  await inRegionEnv(env, () => Promise.all(preload.map(load)));
   return {
     handlerOf: (spec) => (event, context) =>
       timedInvocation(spec.id, () =>

@@ -28,7 +28,15 @@ export class SimDynamoDb {
     let r = this.regions.get(name);
     if (!r) {
       const dynamo = new DynamoModel({ clock: this.clock });
-      const streams = new StreamModel({ clock: this.clock, region: name, discover: () => streamsOf(dynamo) });
+      // No read limit by default: the local runtime's mapping polls 10 times a second and the local replicator reads
+      // beside it, where AWS's mapping polls 4 and global tables' replication is not a reader of the customer's
+      // quota. The nemesis throttles reads on purpose (StreamModel.throttleReadsUntil).
+      const streams = new StreamModel({
+        clock: this.clock,
+        region: name,
+        discover: () => streamsOf(dynamo),
+        readsPerShardPerSecond: Number.POSITIVE_INFINITY,
+      });
       attachStreams(dynamo, streams);
       r = { dynamo, streams };
       this.regions.set(name, r);

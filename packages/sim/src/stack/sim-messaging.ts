@@ -17,7 +17,7 @@ export class SimSqs {
   region(name: string): SqsModel {
     let m = this.regions.get(name);
     if (!m) {
-      m = new SqsModel({ clock: this.clock, region: name, ids: idsFor(`sqs-${name}`) });
+      m = new SqsModel({ clock: this.clock, region: name, ids: idsFor(`sqs-${name}`), timers: worldTimers });
       this.regions.set(name, m);
     }
     return m;
@@ -66,6 +66,12 @@ function storeShape(e: SentEmail) {
     at: Math.floor(e.at / 1000),
   };
 }
+
+/** The timers in force when the model arms one: the world's virtual ones once it is installed. */
+const worldTimers = {
+  setTimeout: (fn: () => void, ms: number): unknown => globalThis.setTimeout(fn, ms),
+  clearTimeout: (handle: unknown): void => globalThis.clearTimeout(handle as NodeJS.Timeout),
+};
 
 /** Ids from a counter per service and Region: the same run gives the same ids, whatever else draws randomness. */
 function idsFor(prefix: string): () => string {

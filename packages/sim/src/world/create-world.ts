@@ -37,6 +37,12 @@ export interface WorldOptions {
   readonly asyncContext?: boolean;
   /** Events at one virtual instant before the world calls it a busy loop (default 100,000). */
   readonly maxEventsPerInstant?: number;
+  /**
+   * Real I/O in flight when virtual time would move: "refuse" (default) throws WorldStalled; "await" waits for it in
+   * real time with virtual time held, for I/O whose result no timing changes (a module read from disk on a cold
+   * start). Two such reads in flight at once may still finish in either order: warm the modules up before a run.
+   */
+  readonly realIo?: "refuse" | "await";
 }
 
 /** Options for a run that must end: the virtual time it may take (default 24 h). */
@@ -83,6 +89,8 @@ export class World implements Disposable {
   private readonly failures: WorldTaskFailed[] = [];
   private readonly io = new RealIoWatch();
   private readonly realSetImmediate = globalThis.setImmediate;
+  private readonly realSetTimeout = globalThis.setTimeout;
+  private readonly realIo: "refuse" | "await";
   private readonly restore: () => void;
   private readonly spawnJitterMs: number;
   private readonly maxPerInstant: number;
@@ -99,6 +107,7 @@ export class World implements Disposable {
     this.spawnJitterMs = o.spawnJitterMs ?? 0;
     this.asyncContext = o.asyncContext ?? true;
     this.maxPerInstant = o.maxEventsPerInstant ?? 100_000;
+    this.realIo = o.realIo ?? "refuse";
     const startMs = o.startMs ?? Date.UTC(2026, 0, 1);
     const opts = { ties: o.ties ?? "seeded", timerJitterMs: o.timerJitterMs ?? 0 } as const;
     let advance = (_ms: number) => {};
@@ -256,17 +265,35 @@ export class World implements Disposable {
       if (failure !== undefined) throw failure;
       if (goal.reached()) return;
       const next = this.s.queue.peek();
-      if (next === undefined && goal.stallsWhenEmpty) this.stall();
+      if (next === undefined && goal.stallsWhenEmpty) {
+        if (this.realIo === "await" && (await this.awaitRealIo())) continue;
+        this.stall();
+      }
       if (next === undefined || next.at > goal.limitMs) {
         goal.onExhausted();
         return;
       }
-      if (next.at > this.s.now()) this.assertNoRealIo();
+      // "await": no event fires while real I/O is in flight, so its completion lands at the same point of every run.
+      if (
+        this.realIo === "await" ? await this.awaitRealIo() : next.at > this.s.now() && this.assertNoRealIo()
+      )
+        continue;
       if (next.at !== instant) [instant, atInstant] = [next.at, 0];
       if (++atInstant > this.maxPerInstant) throw busyLoopError(this.maxPerInstant, this.context());
       this.s.fireNext(goal.limitMs);
       this.events++;
     }
+  }
+
+  /** In "await" mode, lets real I/O in flight finish (virtual time held); true when it waited, so the loop looks again. */
+  private async awaitRealIo(): Promise<boolean> {
+    if (this.io.inFlight().length === 0) return false;
+    if (this.realIo === "refuse") this.assertNoRealIo();
+    for (let waited = 0; this.io.inFlight().length > 0; waited += 1) {
+      if (waited > 30_000) this.assertNoRealIo();
+      await new Promise((resolve) => this.realSetTimeout(resolve, 1));
+    }
+    return true;
   }
 
   private drain(): Promise<void> {
@@ -289,8 +316,9 @@ export class World implements Disposable {
     };
   }
 
-  private assertNoRealIo(): void {
+  private assertNoRealIo(): false {
     if (this.io.inFlight().length > 0) throw realIoError(this.context());
+    return false;
   }
 
   private stall(): never {
