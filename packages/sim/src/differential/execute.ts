@@ -38,7 +38,7 @@ export async function executeOp(client: DynamoDBClient, prefix: string, op: Op):
   const input = withPrefix(prefix, op.input);
   try {
     if (op.kind === "Query" || op.kind === "Scan") {
-      const pages = await readAllPages(client, op.kind, input);
+      const pages = withoutEmptyLastPage(await readAllPages(client, op.kind, input), op.input.Limit);
       const index = op.input.IndexName;
       return {
         ok: typeof index === "string" ? indexQueryView(String(op.input.TableName), index, pages) : { pages },
@@ -66,6 +66,23 @@ async function readAllPages(
     start = reply.LastEvaluatedKey;
   } while (start && pages.length < MAX_PAGES);
   return pages;
+}
+
+/**
+ * AWS may end a page with a LastEvaluatedKey although nothing follows (its guide: only an absent key means the
+ * end), and does so when a Limit is reached exactly; DynamoDB Local looks ahead and leaves the key out. So an empty last
+ * page after a page that read exactly Limit items and ended on a key is dropped together with that key: both
+ * answers then read "these items, and no more".
+ */
+export function withoutEmptyLastPage(
+  pages: Record<string, unknown>[],
+  limit: unknown,
+): Record<string, unknown>[] {
+  const [before, last] = pages.slice(-2);
+  if (!before || !last || last.ScannedCount !== 0 || last.LastEvaluatedKey) return pages;
+  if (before.ScannedCount !== limit) return pages;
+  const { LastEvaluatedKey: _dropped, ...kept } = before;
+  return [...pages.slice(0, -2), kept];
 }
 
 /** Puts the run's prefix on every table name of a request (TableName members and RequestItems keys). */

@@ -35,7 +35,7 @@ export interface RecordedRun {
 
 export interface DifferentialResult {
   seed: number;
-  /** Runs and ops played against both targets, the shrinking's included. */
+  /** Runs and ops played against both targets, the shrinking's and the minimizing's included. */
   runs: number;
   ops: number;
   elapsedMs: number;
@@ -60,7 +60,7 @@ export async function runDifferential(opts: DifferentialOptions): Promise<Differ
     }),
     { seed: opts.seed, numRuns: opts.numRuns },
   );
-  const result: DifferentialResult = { seed: opts.seed, ...counts, elapsedMs: 0 };
+  const result: DifferentialResult = { seed: opts.seed, runs: 0, ops: 0, elapsedMs: 0 };
   if (details.failed && details.counterexample) {
     const ops = await dropUnneeded(
       details.counterexample[0],
@@ -75,8 +75,7 @@ export async function runDifferential(opts: DifferentialOptions): Promise<Differ
     };
     result.failure = { disagreement, recorded, numShrinks: details.numShrinks };
   }
-  result.elapsedMs = performance.now() - started;
-  return result;
+  return { ...result, ...counts, elapsedMs: performance.now() - started };
 }
 
 /** Plays the ops on both targets side by side on fresh tables; stops at the first reply that differs. */

@@ -74,6 +74,8 @@ const DATA_DEPENDENT = new Set([
   "The provided expression refers to an attribute that does not exist in the item",
   "An operand in the update expression has an incorrect data type",
   "The document path provided in the update expression is invalid for update",
+  "DynamoDB only supports precision up to 38 digits",
+  "Number overflow. Attempting to store a number with magnitude larger than supported range",
 ]);
 
 /**
