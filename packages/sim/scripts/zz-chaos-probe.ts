@@ -10,11 +10,29 @@ const runs = Number(process.env.RUNS ?? 3);
 const realNow = Date.now;
 const wall = () => realNow();
 Object.assign(process.env, chaosEnv(), { RESOLVER_EVERY_MS: "0", SWEEPS_EVERY_MS: "0" });
+const realSetInterval = setInterval;
 const world = createWorld({ seed: 7, startMs: Date.UTC(2026, 11, 6), realIo: "await" });
+const t00 = realNow();
+realSetInterval(() => {
+  const st = world.stats();
+  console.log(`[watch] real ${realNow() - t00} ms virtual ${new Date(st.nowMs).toISOString()} events ${st.events} open ${st.openTasks.join(",")} timers ${st.pendingTimers}`);
+}, 5_000).unref();
 const schedules = schedulesOf(Number(process.env.SEED ?? 11), runs, regions);
+console.log("starting");
 const stack = await world.run(() =>
   startSimStack(world.clock, regions === 2 ? CHAOS_TWO_REGION_OPTIONS : CHAOS_STACK_OPTIONS),
 );
+console.log("started");
+const proto = ChaosApi.prototype as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+for (const m of ["local", "pay", "resolve", "cancel", "payment"]) {
+  const f = proto[m] as (...a: unknown[]) => Promise<unknown>;
+  proto[m] = async function (this: unknown, ...a: unknown[]) {
+    const t = Date.now();
+    const out = await f.apply(this, a);
+    console.log(`[api] ${new Date(t).toISOString().slice(14, 23)} +${Date.now() - t}ms ${m} ${JSON.stringify(a.slice(0, 2)).slice(0, 120)}`);
+    return out;
+  };
+}
 for (const [i, schedule] of schedules.entries()) {
   const t0 = wall();
   const v0 = world.clock.now();

@@ -20,9 +20,10 @@ export interface SimModels {
  * Needs the in-process network installed.
  */
 export async function startSimEmulators(clock: SimClock): Promise<Emulators & { models: SimModels }> {
+  const { primary, standby } = localRegions();
   const models: SimModels = {
     dynamodb: new SimDynamoDb(clock),
-    sqs: new SimSqs(clock),
+    sqs: new SimSqs(clock, primary.region),
     ses: new SimSes(clock),
   };
   const servers = [
@@ -37,7 +38,6 @@ export async function startSimEmulators(clock: SimClock): Promise<Emulators & { 
     await createTables(endpoints.dynamodb, r);
     return { ...r, queues: await createQueues(endpoints.sqs, r) };
   };
-  const { primary, standby } = localRegions();
   const regions = { primary: await withQueues(primary), standby: await withQueues(standby) };
   return { endpoints, processes: [], regions, stop, models };
 }

@@ -7,24 +7,20 @@ import type { ExtraRoute } from "../transport/serve-model";
 import { type ModelHandler, signedRegion } from "../transport/sim-transport";
 import type { SimClock } from "../world/clock";
 
-/** SQS as fauxqs serves it locally: one endpoint, a separate set of queues per Region, made on first use. */
+/**
+ * SQS as fauxqs serves it locally: one endpoint and one store for both Regions (their queues have their Region's
+ * role in their names), in the primary's Region, so a client of either Region reaches any queue by its URL, as the
+ * local stack's observers and the passive Region's hand-over expect.
+ */
 export class SimSqs {
-  readonly regions = new Map<string, SqsModel>();
+  readonly model: SqsModel;
 
-  constructor(private readonly clock: SimClock) {}
-
-  /** The Region's queues. */
-  region(name: string): SqsModel {
-    let m = this.regions.get(name);
-    if (!m) {
-      m = new SqsModel({ clock: this.clock, region: name, ids: idsFor(`sqs-${name}`), timers: worldTimers });
-      this.regions.set(name, m);
-    }
-    return m;
+  constructor(clock: SimClock, region: string) {
+    this.model = new SqsModel({ clock, region, ids: idsFor(`sqs-${region}`), timers: worldTimers });
   }
 
-  route(request: HttpRequest): ModelHandler {
-    return sqsModelHandler(this.region(signedRegion(request))) as unknown as ModelHandler;
+  route(_request: HttpRequest): ModelHandler {
+    return sqsModelHandler(this.model) as unknown as ModelHandler;
   }
 }
 

@@ -63,6 +63,16 @@ export function installInProcessNet(): () => void {
   const createConnection = (http.Agent.prototype as unknown as { createConnection: CreateConnection })
     .createConnection;
   const fetch = globalThis.fetch;
+  const writeHead = http.ServerResponse.prototype.writeHead;
+  // Node stamps a response's Date from a cache it refreshes on a real timer: under virtual time that header would
+  // lag by however much virtual time one real second holds, and the failover reads the authority's clock from it.
+  http.ServerResponse.prototype.writeHead = function simWriteHead(
+    this: http.ServerResponse,
+    ...args: unknown[]
+  ) {
+    if (this.sendDate && !this.hasHeader("date")) this.setHeader("date", new Date().toUTCString());
+    return (writeHead as (...a: unknown[]) => http.ServerResponse).apply(this, args);
+  } as typeof writeHead;
   net.Server.prototype.listen = function simListen(this: net.Server, ...args: unknown[]) {
     return listenInProcess(this, args);
   } as unknown as typeof net.Server.prototype.listen;
@@ -94,6 +104,7 @@ export function installInProcessNet(): () => void {
     (http.Agent.prototype as unknown as { createConnection: CreateConnection }).createConnection =
       createConnection;
     globalThis.fetch = fetch;
+    http.ServerResponse.prototype.writeHead = writeHead;
   };
 }
 
