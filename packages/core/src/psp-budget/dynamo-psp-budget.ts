@@ -28,7 +28,7 @@ export class DynamoPspBudget implements PspBudget {
     table: string,
     private readonly rates: BudgetRates,
     expiryClock: Clock,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => Date.now(),
   ) {
     this.buckets = new GcraBuckets(db, table, () => expiryClock.now());
     this.interval = 1000 / endpointRateOf(rates);

@@ -20,7 +20,7 @@ export class MemoryPspBudget implements PspBudget {
 
   constructor(
     private readonly rates: BudgetRates,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => Date.now(),
   ) {}
 
   async reserve(endpoint: PspEndpoint, _origin: PspOrigin, maxWaitMs: number): Promise<Slot> {

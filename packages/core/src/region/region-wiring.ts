@@ -25,7 +25,8 @@ export function regionGate(config: AppConfig = loadConfig()): ActiveRegion {
     read: (options) => (unsafeTrustOwnCopy() ? ownCopy : authority).read(options),
     write: (next) => (unsafeTrustOwnCopy() ? ownCopy : authority).write(next),
   };
-  gate = activeRegion(config.regionRole, store, Date.now, config);
+  // The time is read at each call, not captured: a simulation moves the clock under a process that lives on.
+  gate = activeRegion(config.regionRole, store, () => Date.now(), config);
   return gate;
 }
 

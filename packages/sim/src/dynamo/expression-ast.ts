@@ -6,7 +6,7 @@ export type Path = Array<string | number>;
 /** An operand of a condition or update expression. */
 export type Operand =
   | { kind: "path"; path: Path }
-  | { kind: "value"; value: AttributeValue }
+  | { kind: "value"; value: AttributeValue; placeholder?: string }
   | { kind: "size"; path: Path };
 
 /** A comparison operator of a condition expression. */
@@ -41,6 +41,11 @@ export type UpdateAction =
   | { kind: "SET"; path: Path; value: SetValue }
   | { kind: "REMOVE"; path: Path }
   | { kind: "ADD" | "DELETE"; path: Path; value: AttributeValue };
+
+/** True when two paths name the same element. */
+export function samePath(a: Path, b: Path): boolean {
+  return a.length === b.length && a.every((step, i) => step === b[i]);
+}
 
 /** Renders a path as DynamoDB's messages do: `[a, b, [0]]`. */
 export function pathText(path: Path): string {

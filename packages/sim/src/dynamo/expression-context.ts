@@ -12,7 +12,7 @@ export class ExpressionContext {
 
   constructor(
     private readonly names: Record<string, string> | undefined,
-    rawValues: Record<string, unknown> | undefined,
+    private readonly rawValues: Record<string, unknown> | undefined,
   ) {
     if (names && Object.keys(names).length === 0) {
       throw validation("ExpressionAttributeNames must not be empty");
@@ -55,6 +55,11 @@ export class ExpressionContext {
     return v;
   }
 
+  /** The value behind a placeholder as the request wrote it (`1.50` stays `1.50`), for messages that echo it. */
+  written(placeholder: string): unknown {
+    return this.rawValues?.[placeholder];
+  }
+
   /** Refuses names or values that no expression of the request used. */
   checkAllUsed(): void {
     const names = Object.keys(this.names ?? {}).filter((k) => !this.usedNames.has(k));
@@ -72,13 +77,16 @@ export class ExpressionContext {
   }
 }
 
-/** Refuses names or values sent with no expression at all (DynamoDB's message for that case). */
+/**
+ * Refuses names or values sent with no expression at all, in DynamoDB Local's words: the names' message is bare, the
+ * values' one says which expressions are missing (`missing`, e.g. "FilterExpression is null").
+ */
 export function refuseWithoutExpressions(names: unknown, values: unknown, missing?: string): void {
-  const why = missing ? `: ${missing} is null` : "";
   if (names !== undefined) {
-    throw validation(`ExpressionAttributeNames can only be specified when using expressions${why}`);
+    throw validation("ExpressionAttributeNames can only be specified when using expressions");
   }
   if (values !== undefined) {
+    const why = missing ? `: ${missing}` : "";
     throw validation(`ExpressionAttributeValues can only be specified when using expressions${why}`);
   }
 }

@@ -1,14 +1,28 @@
 import { validation } from "./errors";
-import type { Comparator, Condition, ConditionFunction, Operand, Path } from "./expression-ast";
+import {
+  type Comparator,
+  type Condition,
+  type ConditionFunction,
+  type Operand,
+  type Path,
+  pathText,
+  samePath,
+} from "./expression-ast";
 import type { ExpressionContext } from "./expression-context";
 import { TokenStream, tokenize } from "./expression-lexer";
 import { checkNotReserved } from "./reserved-words";
 import { type AttributeValue, compareScalars, payload, typeOf } from "./values";
 
-/** A value as DynamoDB's messages print it: `{N:5}`. */
-function literalText(v: AttributeValue): string {
-  return `{${typeOf(v)}:${String(payload(v))}}`;
+/** A value as DynamoDB's messages print it: `{N:5}`, a number spelt as the request wrote it (`{N:1E+2}`). */
+function literalText(o: Operand & { kind: "value" }, ctx: ExpressionContext): string {
+  const written = o.placeholder === undefined ? undefined : ctx.written(o.placeholder);
+  const t = typeOf(o.value);
+  const text = t === "N" ? (written as { N?: unknown } | undefined)?.N : undefined;
+  return `{${t}:${String(text ?? payload(o.value))}}`;
 }
+
+/** A placeholder's stand-in while an update expression is parsed before its values are looked up. */
+const PENDING: AttributeValue = { NULL: true };
 
 /** The grammar's own words: where a name should be, DynamoDB reports them as a syntax error, not a reserved word. */
 const KEYWORDS = new Set(["AND", "OR", "NOT", "BETWEEN", "IN", "SET", "REMOVE", "ADD", "DELETE"]);
@@ -32,9 +46,14 @@ export function parseCondition(source: string, ctx: ExpressionContext, label: st
 
 /** The recursive-descent parser shared by condition, update and projection expressions. */
 export class ExpressionParser {
+  /**
+   * `deferred`: leave `#names` as written and `:values` pending (an update expression looks them up after its syntax
+   * and its paths, as DynamoDB does); otherwise each is looked up where it is read.
+   */
   constructor(
     readonly s: TokenStream,
     readonly ctx: ExpressionContext,
+    readonly deferred = false,
   ) {}
 
   condition(): Condition {
@@ -68,22 +87,28 @@ export class ExpressionParser {
       this.s.expect("AND");
       return this.between(subject, low, this.operand());
     }
-    if (this.s.accept("IN")) return { kind: "in", subject, options: this.operandList() };
+    if (this.s.accept("IN")) {
+      const options = this.operandList();
+      this.checkDistinct("IN", subject, options);
+      return { kind: "in", subject, options };
+    }
     const op = this.s.peek();
     if (op.kind !== "punct" || !COMPARATORS.has(op.text)) throw this.s.syntaxError();
     this.s.next();
     const right = this.operand();
+    this.checkDistinct(op.text, subject, [right]);
     this.checkOrdered(op.text, [subject, right]);
     return { kind: "compare", op: op.text as Comparator, left: subject, right };
   }
 
   private between(subject: Operand, low: Operand, high: Operand): Condition {
+    this.checkDistinct("BETWEEN", subject, [low, high]);
     this.checkOrdered("BETWEEN", [subject, low, high]);
     if (low.kind === "value" && high.kind === "value") {
       const order = compareScalars(low.value, high.value);
       if (order !== undefined && order > 0) {
         throw validation(
-          `Invalid ${this.s.label}: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: ${literalText(low.value)}, upper bound operand: AttributeValue: ${literalText(high.value)}`,
+          `Invalid ${this.s.label}: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: ${literalText(low, this.ctx)}, upper bound operand: AttributeValue: ${literalText(high, this.ctx)}`,
         );
       }
     }
@@ -119,8 +144,18 @@ export class ExpressionParser {
         `Invalid ${this.s.label}: Operator or function requires a document path; operator or function: ${name}`,
       );
     }
+    this.checkDistinct(name, args[0] as Operand, args.slice(1));
     this.checkFunctionTypes(name, args);
     return { kind: "function", name, args };
+  }
+
+  /** Refuses a path compared with itself (`a = a`, `a BETWEEN a AND :v`, `begins_with(a, a)`), as DynamoDB does. */
+  private checkDistinct(op: string, first: Operand, rest: Operand[]): void {
+    if (first.kind !== "path") return;
+    if (!rest.some((o) => o.kind === "path" && samePath(o.path, first.path))) return;
+    throw validation(
+      `Invalid ${this.s.label}: The first operand must be distinct from the remaining operands for this operator or function; operator: ${op}, first operand: ${pathText(first.path)}`,
+    );
   }
 
   private checkFunctionTypes(name: ConditionFunction, args: Operand[]): void {
@@ -159,7 +194,8 @@ export class ExpressionParser {
     const t = this.s.peek();
     if (t.kind === "value") {
       this.s.next();
-      return { kind: "value", value: this.ctx.value(t.text, this.s.label) };
+      const value = this.deferred ? PENDING : this.ctx.value(t.text, this.s.label);
+      return { kind: "value", value, placeholder: t.text };
     }
     if (t.kind === "name" && t.text === "size" && this.s.peek(1).text === "(") {
       this.s.next();
@@ -193,7 +229,7 @@ export class ExpressionParser {
     const t = this.s.peek();
     if (t.kind === "alias") {
       this.s.next();
-      return this.ctx.name(t.text, this.s.label);
+      return this.deferred ? t.text : this.ctx.name(t.text, this.s.label);
     }
     if (t.kind !== "name" || KEYWORDS.has(t.text.toUpperCase())) throw this.s.syntaxError();
     checkNotReserved(t.text, this.s.label);

@@ -22,7 +22,8 @@ interface Parsed {
   actions?: UpdateAction[];
 }
 
-function parseExpressions(input: Record<string, unknown>, withUpdate: boolean): Parsed {
+/** Parses and checks a write's expressions alone (no table, key or item needed), refusing what DynamoDB refuses. */
+export function parseExpressions(input: Record<string, unknown>, withUpdate: boolean): Parsed {
   refuseLegacy(input);
   const cond = input.ConditionExpression as string | undefined;
   const update = withUpdate ? (input.UpdateExpression as string | undefined) : undefined;
@@ -30,7 +31,7 @@ function parseExpressions(input: Record<string, unknown>, withUpdate: boolean): 
     refuseWithoutExpressions(
       input.ExpressionAttributeNames,
       input.ExpressionAttributeValues,
-      withUpdate ? "UpdateExpression" : "ConditionExpression",
+      withUpdate ? "UpdateExpression and ConditionExpression are null" : "ConditionExpression is null",
     );
     return {};
   }
@@ -107,12 +108,9 @@ export function prepareUpdate(model: DynamoModel, input: Record<string, unknown>
   }
   const before = table.items.get(key);
   checkCondition(model, parsed, before, input);
-  const after = asItemLevel(() => {
-    const next = applyUpdate(before ?? keyItem, actions);
-    checkItemKeys(table, next, true);
-    checkItemSize(next, true);
-    return next;
-  });
+  const after = asItemLevel(() => applyUpdate(before ?? keyItem, actions));
+  checkItemKeys(table, after, true);
+  asItemLevel(() => checkItemSize(after, true));
   return { write: { table, key, before, after }, actions };
 }
 

@@ -1,8 +1,8 @@
 import type { DynamoModel } from "./dynamo-model";
-import type { Path } from "./expression-ast";
+import type { Path, UpdateAction } from "./expression-ast";
 import { ExpressionContext, refuseWithoutExpressions } from "./expression-context";
 import { prepareDelete, preparePut, prepareUpdate, requestKey } from "./item-writes";
-import { projectPaths } from "./paths";
+import { getPath, projectPaths } from "./paths";
 import { parseProjection } from "./projection";
 import { checkReturnValues, refuseLegacy } from "./request-checks";
 import { cloneItem, type Item } from "./values";
@@ -66,12 +66,23 @@ export function updateItem(model: DynamoModel, input: Input): Input {
   ]);
   const { write, actions = [] } = prepareUpdate(model, input);
   model.commit([write]);
-  // UPDATED_* answer whole top-level attributes (DynamoDB Local does so for nested paths too: `SET m.a.c` gives all of m).
-  const paths = actions.map((a) => [a.path[0] as string]);
   let attributes: Item | undefined;
   if (rv === "ALL_OLD") attributes = write.before && cloneItem(write.before);
   if (rv === "ALL_NEW") attributes = write.after && cloneItem(write.after);
-  if (rv === "UPDATED_OLD") attributes = write.before && projectPaths(write.before, paths);
-  if (rv === "UPDATED_NEW") attributes = write.after && projectPaths(write.after, paths);
+  if (rv === "UPDATED_OLD") attributes = write.before && updatedAttributes(write.before, actions);
+  if (rv === "UPDATED_NEW") attributes = write.after && updatedAttributes(write.after, actions);
   return attributes && Object.keys(attributes).length > 0 ? { Attributes: attributes } : {};
+}
+
+/**
+ * UPDATED_OLD / UPDATED_NEW as DynamoDB Local answers them: the whole top-level attribute of every action whose
+ * path exists in that image (`SET m.a.c` gives all of m; `REMOVE list[5]` on a shorter list gives nothing, nor does
+ * UPDATED_NEW of a removed path).
+ */
+function updatedAttributes(item: Item, actions: UpdateAction[]): Item {
+  const touched = actions.filter((a) => getPath(item, a.path) !== undefined);
+  return projectPaths(
+    item,
+    touched.map((a) => [a.path[0] as string]),
+  );
 }

@@ -26,10 +26,14 @@ function source(model: DynamoModel, input: Input): Source {
   if (input.IndexName === undefined) return { table, key: table.key };
   const index = table.indexes.get(String(input.IndexName));
   if (!index) throw validation(`The table does not have the specified index: ${String(input.IndexName)}`);
-  if (index.kind === "GSI" && input.ConsistentRead === true) {
+  return { table, index, key: index.key };
+}
+
+/** Refuses a consistent read of a global index (DynamoDB Local checks it after the expressions). */
+function checkConsistentRead(s: Source, input: Input): void {
+  if (s.index?.kind === "GSI" && input.ConsistentRead === true) {
     throw validation("Consistent reads are not supported on global secondary indexes");
   }
-  return { table, index, key: index.key };
 }
 
 /** The attribute names of the item position a page resumes from: the index's key plus the table's. */
@@ -59,20 +63,25 @@ function parseAll(input: Input, withKey: boolean): Expressions {
   refuseLegacy(input);
   const texts = [input.KeyConditionExpression, input.FilterExpression, input.ProjectionExpression];
   if (texts.every((t) => t === undefined)) {
-    refuseWithoutExpressions(input.ExpressionAttributeNames, input.ExpressionAttributeValues);
+    refuseWithoutExpressions(
+      input.ExpressionAttributeNames,
+      input.ExpressionAttributeValues,
+      withKey ? "KeyConditionExpression is null" : "FilterExpression is null",
+    );
     return {};
   }
   const ctx = new ExpressionContext(
     input.ExpressionAttributeNames as Record<string, string> | undefined,
     input.ExpressionAttributeValues as Record<string, unknown> | undefined,
   );
+  // DynamoDB Local's order of refusals: the filter, then the projection, then a Query's key condition.
   const out: Expressions = {};
-  if (withKey && input.KeyConditionExpression !== undefined)
-    out.keyCond = parseCondition(String(input.KeyConditionExpression), ctx, "KeyConditionExpression");
   if (input.FilterExpression !== undefined)
     out.filter = parseCondition(String(input.FilterExpression), ctx, "FilterExpression");
   if (input.ProjectionExpression !== undefined)
     out.projection = parseProjection(String(input.ProjectionExpression), ctx);
+  if (withKey && input.KeyConditionExpression !== undefined)
+    out.keyCond = parseCondition(String(input.KeyConditionExpression), ctx, "KeyConditionExpression");
   ctx.checkAllUsed();
   return out;
 }
@@ -197,6 +206,7 @@ export function query(model: DynamoModel, input: Input): Input {
     );
   }
   const ex = parseAll(input, true);
+  checkConsistentRead(s, input);
   const kc = keyCondition(ex.keyCond as Condition, s.key, s.table.attributeTypes);
   checkFilterKeys(ex.filter, s);
   const candidates = [...s.table.items.values()].filter((i) => inSource(s, i) && matchesKey(i, s.key, kc));
@@ -207,6 +217,7 @@ export function query(model: DynamoModel, input: Input): Input {
 export function scan(model: DynamoModel, input: Input): Input {
   const s = source(model, input);
   const ex = parseAll(input, false);
+  checkConsistentRead(s, input);
   let candidates = [...s.table.items.values()].filter((i) => inSource(s, i));
   if (input.TotalSegments !== undefined || input.Segment !== undefined) {
     const total = Number(input.TotalSegments);

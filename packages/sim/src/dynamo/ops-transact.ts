@@ -1,10 +1,16 @@
 import { createHash } from "node:crypto";
 import type { DynamoModel, Write } from "./dynamo-model";
 import { DynamoError, validation } from "./errors";
-import { prepareConditionCheck, prepareDelete, preparePut, prepareUpdate, requestKey } from "./item-writes";
+import {
+  parseExpressions,
+  prepareConditionCheck,
+  prepareDelete,
+  preparePut,
+  prepareUpdate,
+  requestKey,
+} from "./item-writes";
 import { readProjection, shaped } from "./ops-items";
-import { checkPrimaryKey, encodeKey } from "./table";
-import { checkItem } from "./values";
+import { checkValue } from "./values";
 
 type Input = Record<string, unknown>;
 
@@ -30,14 +36,26 @@ function plan(model: DynamoModel, kind: (typeof KINDS)[number], input: Input): W
   return undefined;
 }
 
-function itemId(model: DynamoModel, kind: string, input: Input): string {
-  const table = model.table(input.TableName);
-  if (kind === "Put") {
-    const item = checkItem((input.Item ?? {}) as Record<string, unknown>);
-    checkPrimaryKey(table, item);
-    return `${table.name}\u0000${encodeKey(table, item)}`;
+/**
+ * The item an action targets, read from the request as written (no table or key checks: DynamoDB Local finds a
+ * duplicate target before it refuses a key of the wrong type or an unknown table); undefined when it cannot tell.
+ */
+function itemId(model: DynamoModel, kind: string, input: Input): string | undefined {
+  const name = String(input.TableName);
+  const source = (kind === "Put" ? input.Item : input.Key) as Record<string, unknown> | undefined;
+  const table = model.tables.get(name);
+  if (!source || (kind === "Put" && !table)) return undefined;
+  const names = table ? [table.key.hash, table.key.range] : Object.keys(source).sort();
+  const parts = names.filter((n): n is string => !!n).map((n) => `${n}=${keyText(source[n])}`);
+  return `${name}\u0000${parts.join("\u0000")}`;
+}
+
+function keyText(raw: unknown): string {
+  try {
+    return JSON.stringify(checkValue(raw));
+  } catch {
+    return JSON.stringify(raw);
   }
-  return `${table.name}\u0000${requestKey(table, input.Key).key}`;
 }
 
 /** TransactWriteItems: all or nothing; any failed condition cancels it with a reason per item, in item order. */
@@ -51,9 +69,15 @@ export function transactWriteItems(model: DynamoModel, input: Input): Input {
   const token = tokenState(model, input);
   if (token.replay) return {};
   const actions = entries.map(actionOf);
+  // DynamoDB Local refuses any action's expressions before it looks for an item targeted twice.
+  for (const [kind, body] of actions) {
+    if (kind !== "ConditionCheck" || body.ConditionExpression !== undefined)
+      parseExpressions(body, kind === "Update");
+  }
   const ids = new Set<string>();
   for (const [kind, body] of actions) {
     const id = itemId(model, kind, body);
+    if (id === undefined) continue;
     if (ids.has(id)) throw validation("Transaction request cannot include multiple operations on one item");
     ids.add(id);
   }

@@ -16,8 +16,12 @@ export function getPath(item: Item | undefined, path: Path): AttributeValue | un
 
 const INVALID = "The document path provided in the update expression is invalid for update";
 
-/** The container (map or list) holding the last step of a path, or DynamoDB's error when the parent is missing. */
-function parentOf(item: Item, path: Path): Item | AttributeValue[] {
+/**
+ * The container (map or list) holding the last step of a path, or DynamoDB's error when the parent is missing or of
+ * the wrong kind (a map key under a list, an index under a map). Every update action needs it, REMOVE and DELETE
+ * too: `REMOVE a.b` where a is absent is refused, not ignored, while a missing last step is fine.
+ */
+export function parentOf(item: Item, path: Path): Item | AttributeValue[] {
   if (path.length === 1) return item;
   const parent = getPath(item, path.slice(0, -1));
   const last = path[path.length - 1];
@@ -37,15 +41,9 @@ export function setPath(item: Item, path: Path, value: AttributeValue): void {
   } else parent[last as string] = value;
 }
 
-/** Removes what a path points at (REMOVE): a missing attribute is no error; a list element shifts the rest down. */
+/** Removes what a path points at (REMOVE): a missing last step is no error; a list element shifts the rest down. */
 export function removePath(item: Item, path: Path): void {
-  if (path.length > 1 && getPath(item, path.slice(0, -1)) === undefined) return;
-  let parent: Item | AttributeValue[];
-  try {
-    parent = parentOf(item, path);
-  } catch {
-    return;
-  }
+  const parent = parentOf(item, path);
   const last = path[path.length - 1] as string | number;
   if (Array.isArray(parent)) {
     if (typeof last === "number" && last < parent.length) parent.splice(last, 1);

@@ -74,13 +74,15 @@ function checkNotEmptyKey(v: AttributeValue, name: string): void {
   }
 }
 
-/** Checks an item to be stored: its key attributes present and typed, and its index keys typed (sparse is fine). */
+/**
+ * Checks an item to be stored: its key attributes present and typed, and its index keys typed (sparse is fine). A
+ * scalar of the wrong type in an index key is this item's fault (a transaction cancels with a ValidationError reason);
+ * a non-scalar or empty index key is refused as invalid input, before any transaction runs (DynamoDB Local does so
+ * for Put and Update alike).
+ */
 export function checkItemKeys(table: Table, item: Item, update = false): void {
   checkPrimaryKey(table, item);
-  // A wrong index key is this item's fault: a transaction reports it as the item's ValidationError.
-  asItemLevel(() => {
-    for (const index of table.indexes.values()) checkIndexKeys(table, index, item, update);
-  });
+  for (const index of table.indexes.values()) checkIndexKeys(table, index, item, update);
 }
 
 /** Checks that an item to be stored carries its primary key attributes, typed as declared and not empty. */
@@ -90,6 +92,7 @@ export function checkPrimaryKey(table: Table, item: Item): void {
     const v = item[n];
     // DynamoDB Local's words; the service says "Missing the key <name> in the item".
     if (!v) throw validation("One of the required keys was not given a value");
+    checkScalar(v);
     const want = table.attributeTypes[n];
     if (typeOf(v) !== want) {
       // DynamoDB Local's words; the service adds "<name> expected: S actual: N".
@@ -99,14 +102,23 @@ export function checkPrimaryKey(table: Table, item: Item): void {
   }
 }
 
+/** A key attribute that is not a string, number or binary at all (the text the service answers too). */
+function checkScalar(v: AttributeValue): void {
+  const t = typeOf(v);
+  if (t !== "S" && t !== "N" && t !== "B") throw validation("Invalid attribute value type");
+}
+
 function checkIndexKeys(table: Table, index: IndexDef, item: Item, update: boolean): void {
   for (const n of [index.key.hash, index.key.range]) {
     const v = n ? item[n] : undefined;
     if (!n || !v) continue;
+    checkScalar(v);
     const want = table.attributeTypes[n];
     if (typeOf(v) !== want) {
       // DynamoDB Local's words; the service adds "<name> Expected: S Actual: N IndexName: <index>".
-      throw validation("One or more parameter values were invalid: Type mismatch for Index Key");
+      asItemLevel(() => {
+        throw validation("One or more parameter values were invalid: Type mismatch for Index Key");
+      });
     }
     const empty = ("S" in v && v.S === "") || ("B" in v && v.B === "");
     if (empty && update) {

@@ -1,31 +1,34 @@
-import { addDecimal, formatDecimal, parseDecimal, subtractDecimal } from "./decimal";
+import { formatDecimal, negated, parseDecimal, sumDecimal } from "./decimal";
 import { validation } from "./errors";
 import type { Path, SetValue, UpdateAction } from "./expression-ast";
-import { getPath, removePath, setPath } from "./paths";
+import { getPath, parentOf, removePath, setPath } from "./paths";
 import { type AttributeValue, cloneItem, type Item, memberKey, payload, typeOf } from "./values";
 
 const WRONG_TYPE = "An operand in the update expression has an incorrect data type";
 
 /**
  * Applies update actions to a copy of the item. Every right-hand side reads the item as it was before the update
- * (DynamoDB's rule: `SET a = :x, b = a` gives b the old a), then the writes land.
+ * (DynamoDB's rule: `SET a = :x, b = a` gives b the old a), then the writes land. When several actions would fail,
+ * DynamoDB Local reports, in this order of checks: a target path whose parent is missing or of the wrong kind (any
+ * action), then a missing operand or an operand of the wrong type (the last such action in the expression is the
+ * one reported), then a result out of the number range.
  */
 export function applyUpdate(before: Item, actions: UpdateAction[]): Item {
-  const after = cloneItem(before);
-  const writes: Array<() => void> = [];
-  for (const a of actions) {
-    if (a.kind === "SET") {
-      const v = resolve(a.value, before);
-      writes.push(() => setPath(after, a.path, v));
-    } else if (a.kind === "ADD") {
-      const v = added(getPath(before, a.path), a.value);
-      writes.push(() => setPath(after, a.path, v));
-    } else if (a.kind === "DELETE") {
-      const v = deleted(getPath(before, a.path), a.value);
-      writes.push(() => (v === undefined ? removePath(after, a.path) : setPath(after, a.path, v)));
-    }
+  for (const a of actions) parentOf(before, a.path);
+  const results = new Map<UpdateAction, AttributeValue | undefined>();
+  for (const a of [...actions].reverse()) {
+    if (a.kind === "SET") results.set(a, resolve(a.value, before));
+    else if (a.kind === "ADD") results.set(a, added(getPath(before, a.path), a.value));
+    else if (a.kind === "DELETE") results.set(a, deleted(getPath(before, a.path), a.value));
   }
-  for (const w of writes) w();
+  for (const v of [...results.values()]) if (v && "N" in v) parseDecimal(v.N);
+  const after = cloneItem(before);
+  for (const a of actions) {
+    if (!results.has(a)) continue;
+    const v = results.get(a);
+    if (v === undefined) removePath(after, a.path);
+    else setPath(after, a.path, v);
+  }
   // Removals go last and from the highest list index down, so REMOVE a[1], a[2] removes the two original elements.
   const removals = actions.filter((a): a is UpdateAction & { kind: "REMOVE" } => a.kind === "REMOVE");
   removals.sort((x, y) => comparePathsForRemoval(y.path, x.path));
@@ -71,11 +74,12 @@ function resolve(v: SetValue, item: Item): AttributeValue {
   }
 }
 
+/** The exact sum or difference; its range is checked once every action's operands are (see applyUpdate). */
 function arithmetic(op: "plus" | "minus", a: AttributeValue, b: AttributeValue): AttributeValue {
   if (!("N" in a) || !("N" in b)) throw validation(WRONG_TYPE);
   const x = parseDecimal(a.N);
   const y = parseDecimal(b.N);
-  return { N: formatDecimal(op === "plus" ? addDecimal(x, y) : subtractDecimal(x, y)) };
+  return { N: formatDecimal(sumDecimal(x, op === "plus" ? y : negated(y))) };
 }
 
 function added(current: AttributeValue | undefined, v: AttributeValue): AttributeValue {

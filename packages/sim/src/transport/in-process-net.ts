@@ -7,10 +7,12 @@ const FIRST_VIRTUAL_PORT = 41_000;
 
 interface Registry {
   servers: Map<number, net.Server>;
+  /** Each port's open connections, both ends, so that closing its server ends them as a real close would. */
+  connections: Map<number, Set<Duplex>>;
   next: number;
 }
 
-const registry: Registry = { servers: new Map(), next: FIRST_VIRTUAL_PORT };
+const registry: Registry = { servers: new Map(), connections: new Map(), next: FIRST_VIRTUAL_PORT };
 const virtualPort = new WeakMap<net.Server, number>();
 
 type Listen = (this: net.Server, ...args: unknown[]) => net.Server;
@@ -41,6 +43,11 @@ export function connectInProcess(port: number): Duplex {
     ref: () => client,
     unref: () => client,
   });
+  const open = registry.connections.get(port) ?? new Set<Duplex>();
+  registry.connections.set(port, open);
+  open.add(client).add(inServer);
+  client.once("close", () => open.delete(client));
+  inServer.once("close", () => open.delete(inServer));
   server.emit("connection", inServer);
   return client;
 }
@@ -57,6 +64,9 @@ export function isInProcess(host: string | undefined, port: number | string | un
  * in-memory stream. Nothing waits on the kernel, so the world's scheduler decides every interleaving. Returns the undo.
  */
 export function installInProcessNet(): () => void {
+  // Every install hands out the same ports in the same order: a run's URLs (and the clients a module built from them
+  // in an earlier run of this process) are the same whatever ran before it.
+  registry.next = FIRST_VIRTUAL_PORT;
   const listen = net.Server.prototype.listen as unknown as Listen;
   const address = net.Server.prototype.address;
   const close = net.Server.prototype.close;
@@ -85,6 +95,10 @@ export function installInProcessNet(): () => void {
     if (port === undefined) return close.call(this, cb);
     registry.servers.delete(port);
     virtualPort.delete(this);
+    // A client's pooled keep-alive connection to a closed server must die with it (as a reset socket does), or a
+    // later server on the same port would never hear what that client writes into it.
+    for (const end of registry.connections.get(port) ?? []) end.destroy();
+    registry.connections.delete(port);
     process.nextTick(() => {
       this.emit("close");
       cb?.();
@@ -146,11 +160,16 @@ function inProcessFetch(real: typeof fetch): typeof fetch {
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => resolve(toResponse(res, Buffer.concat(chunks))));
+          res.on("end", () => {
+            // A fetch's timeout outlives its answer (AbortSignal.timeout): once answered, it aborts nothing.
+            request.signal.removeEventListener("abort", abort);
+            resolve(toResponse(res, Buffer.concat(chunks)));
+          });
           res.on("error", reject);
         },
       );
-      request.signal.addEventListener("abort", () => req.destroy(request.signal.reason));
+      const abort = () => req.destroy(request.signal.reason);
+      request.signal.addEventListener("abort", abort, { once: true });
       req.on("error", reject);
       req.end(body);
     });
