@@ -1,0 +1,104 @@
+import { unsafeGuards } from "../chaos/chaos-settings";
+
+/** What `npm run sim` was asked to do. */
+export interface SimSettings {
+  seed: number;
+  /** Schedules to play (default: as many as `forMinutes` allows, else 100). */
+  runs: number;
+  forMinutes?: number;
+  /** 1, 2, or "mixed" (the default): even indexes one Region, odd ones both Regions with a failover. */
+  regions: 1 | 2 | "mixed";
+  parallel: number;
+  unsafe: string[];
+  outDir: string;
+  /** Plays this one index of the seed again, printing its history and hash. */
+  replayIndex?: number;
+  /** Plays the schedule a violation (or its shrinking) wrote, in the world of the seed and index it records. */
+  replayFile?: string;
+  shrink: boolean;
+}
+
+export const SIM_USAGE = `usage: npm run sim -- [--seed <n>] [--runs <n>] [--for <minutes>] [--regions 1|2|mixed]
+                      [--parallel <processes>] [--unsafe <guard>]... [--out <dir>] [--replay-index <i>]
+                      [--replay-file <file>] [--no-shrink]
+  --seed          the run's seed (default: the time); schedule i of a seed is always the same one
+  --runs          schedules to play (default 100; with --for, no limit but the time)
+  --for           stop starting schedules after this many minutes
+  --regions       1, 2 (a failover in every schedule) or mixed (default: even indexes 1, odd 2)
+  --parallel      processes side by side (default 2, one per core)
+  --unsafe        take a guard away to see the checker catch it: ${Object.keys(unsafeGuards()).join(", ")}
+  --out           where violations and summary.json go (default sim-report)
+  --replay-index  play one schedule of the seed again, byte for byte, and print its history
+  --replay-file   play the schedule a violation or its shrinking wrote, in the world it names
+exit: 0 no violation, 1 a violation (its replay command is printed), 2 usage`;
+
+export class SimUsageError extends Error {}
+
+const int = (flag: string, v: string | undefined, min: number): number => {
+  const n = Number(v);
+  if (v === undefined || !Number.isInteger(n) || n < min)
+    throw new SimUsageError(`${flag} needs an integer ≥ ${min}`);
+  return n;
+};
+
+/** Parses the command line strictly: an unknown flag or a bad number is a usage error, never a default. */
+export function simSettings(argv: string[]): SimSettings {
+  const s: SimSettings = {
+    seed: Date.now() % 2 ** 31,
+    runs: 100,
+    regions: "mixed",
+    parallel: 2,
+    unsafe: [],
+    outDir: "sim-report",
+    shrink: true,
+  };
+  let runsGiven = false;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const v = argv[i + 1];
+    if (flag === "--seed") (s.seed = int(flag, v, 0)), i++;
+    else if (flag === "--runs") (s.runs = int(flag, v, 1)), (runsGiven = true), i++;
+    else if (flag === "--for") (s.forMinutes = positive(flag, v)), i++;
+    else if (flag === "--parallel") (s.parallel = int(flag, v, 1)), i++;
+    else if (flag === "--replay-index") (s.replayIndex = int(flag, v, 0)), i++;
+    else if (flag === "--out") (s.outDir = needed(flag, v)), i++;
+    else if (flag === "--replay-file") (s.replayFile = needed(flag, v)), i++;
+    else if (flag === "--no-shrink") s.shrink = false;
+    else if (flag === "--regions") (s.regions = regionsOf(v)), i++;
+    else if (flag === "--unsafe") {
+      const name = needed(flag, v);
+      if (!(name in unsafeGuards()))
+        throw new SimUsageError(
+          `--unsafe ${name}: known guards are ${Object.keys(unsafeGuards()).join(", ")}`,
+        );
+      s.unsafe.push(name);
+      i++;
+    } else throw new SimUsageError(`unknown argument ${flag}`);
+  }
+  if (s.forMinutes !== undefined && !runsGiven) s.runs = Number.MAX_SAFE_INTEGER;
+  return s;
+}
+
+/** How many Regions schedule `index` of a run plays. */
+export function regionsAt(regions: SimSettings["regions"], index: number): 1 | 2 {
+  return regions === "mixed" ? (index % 2 === 0 ? 1 : 2) : regions;
+}
+
+function regionsOf(v: string | undefined): SimSettings["regions"] {
+  if (v === "1") return 1;
+  if (v === "2") return 2;
+  if (v === "mixed") return "mixed";
+  throw new SimUsageError("--regions is 1, 2 or mixed");
+}
+
+function positive(flag: string, v: string | undefined): number {
+  const n = Number(v);
+  if (v === undefined || !Number.isFinite(n) || n <= 0)
+    throw new SimUsageError(`${flag} needs a positive number`);
+  return n;
+}
+
+function needed(flag: string, v: string | undefined): string {
+  if (v === undefined || v.startsWith("--")) throw new SimUsageError(`${flag} needs a value`);
+  return v;
+}

@@ -1,0 +1,64 @@
+/**
+ * One process of `npm run sim`: plays the indexes `first, first + step, …` of a seed, each in a world of its own,
+ * and reports each as one JSON line on stdout (the parent prints progress). Started by scripts/sim.ts only.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { switchesOf } from "../chaos/chaos-settings";
+import { playInWorld, useChaosEnv, warmUp } from "./play-in-world";
+import { regionsAt, simSettings } from "./sim-settings";
+
+/** One schedule's outcome, as the worker reports it to the parent. */
+export interface WorkerLine {
+  index: number;
+  regions: 1 | 2;
+  checks: string[];
+  faultsFired: Record<string, number>;
+  historyHash: string;
+  realMs: number;
+  virtualMs: number;
+  file?: string;
+}
+
+const realNow = Date.now;
+
+async function main(): Promise<void> {
+  const [first, step, untilMs, ...rest] = process.argv.slice(2);
+  const s = simSettings(rest);
+  const { env, client } = switchesOf(s.unsafe);
+  useChaosEnv(env);
+  await warmUp(regionsAt(s.regions, Number(first)));
+  for (let index = Number(first); index < s.runs && realNow() < Number(untilMs); index += Number(step)) {
+    const t0 = realNow();
+    const regions = regionsAt(s.regions, index);
+    const { record, historyHash, virtualMs } = await playInWorld(
+      { seed: s.seed, index, regions },
+      undefined,
+      client,
+    );
+    const line: WorkerLine = {
+      index,
+      regions,
+      checks: [...new Set(record.violations.map((v) => v.check))],
+      faultsFired: record.faultsFired,
+      historyHash,
+      realMs: realNow() - t0,
+      virtualMs,
+    };
+    if (record.violations.length > 0) {
+      mkdirSync(s.outDir, { recursive: true });
+      line.file = join(s.outDir, `violation-${s.seed}-${index}.json`);
+      writeFileSync(line.file, `${JSON.stringify(record, null, 2)}\n`);
+    }
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+    if (line.file) break;
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
