@@ -52,6 +52,7 @@ async function main(): Promise<number> {
   const record = JSON.parse(readFileSync(first.file, "utf8")) as RunRecord;
   log(`\nVIOLATION in schedule ${first.index}: ${describeSchedule(record.schedule)}`);
   for (const v of record.violations) log(`  ${v.check}: ${v.reason}`);
+  log(`history sha256 ${(record as RunRecord & { historyHash?: string }).historyHash}`);
   log(`\nreplay it, byte for byte:  ${replayCommand(s, first.index)}`);
   if (s.shrink) {
     log("\nshrinking it in its own world...");

@@ -38,7 +38,14 @@ export async function runWorkers(
     );
   };
   const stopAll = () => {
-    for (const w of workers) if (w.exitCode === null && w.pid) process.kill(w.pid, "SIGTERM");
+    for (const w of workers) {
+      if (w.exitCode !== null || w.signalCode !== null || !w.pid) continue;
+      try {
+        process.kill(w.pid, "SIGTERM");
+      } catch {
+        // it ended between the look and the kill
+      }
+    }
   };
   const onSignal = (signal: NodeJS.Signals) => {
     summary.stoppedBy = signal;

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     if (record.violations.length > 0) {
       mkdirSync(s.outDir, { recursive: true });
       line.file = join(s.outDir, `violation-${s.seed}-${index}.json`);
-      writeFileSync(line.file, `${JSON.stringify(record, null, 2)}\n`);
+      writeFileSync(line.file, `${JSON.stringify({ ...record, historyHash }, null, 2)}\n`);
     }
     process.stdout.write(`${JSON.stringify(line)}\n`);
     if (line.file) break;
