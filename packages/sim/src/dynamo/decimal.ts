@@ -73,23 +73,13 @@ export function compareDecimal(a: Decimal, b: Decimal): number {
 
 /** The exact sum, checked against DynamoDB's range. */
 export function addDecimal(a: Decimal, b: Decimal): Decimal {
-  return checkRange(sumDecimal(a, b));
+  const [x, y, e] = aligned(a, b);
+  return checkRange(normalized(x + y, e));
 }
 
 /** The exact difference, checked against DynamoDB's range. */
 export function subtractDecimal(a: Decimal, b: Decimal): Decimal {
-  return addDecimal(a, negated(b));
-}
-
-/** The exact sum, not yet checked against DynamoDB's range (an update checks its results after its other errors). */
-export function sumDecimal(a: Decimal, b: Decimal): Decimal {
-  const [x, y, e] = aligned(a, b);
-  return normalized(x + y, e);
-}
-
-/** The number with its sign flipped. */
-export function negated(d: Decimal): Decimal {
-  return { mantissa: -d.mantissa, exponent: d.exponent };
+  return addDecimal(a, { mantissa: -b.mantissa, exponent: b.exponent });
 }
 
 /** The canonical text DynamoDB answers with: no exponent, no trailing zeros, no leading zeros ("1.50" is "1.5"). */

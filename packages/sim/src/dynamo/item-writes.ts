@@ -106,12 +106,25 @@ export function prepareUpdate(model: DynamoModel, input: Record<string, unknown>
       );
     }
   }
+  checkIndexKeyPaths(table, actions);
   const before = table.items.get(key);
   checkCondition(model, parsed, before, input);
   const after = asItemLevel(() => applyUpdate(before ?? keyItem, actions));
   checkItemKeys(table, after, true);
   asItemLevel(() => checkItemSize(after, true));
   return { write: { table, key, before, after }, actions };
+}
+
+/** Refuses an update of a path inside an index key attribute (`SET gsi1pk.a = :v`), index by index, hash key first. */
+function checkIndexKeyPaths(table: Table, actions: UpdateAction[]): void {
+  for (const index of table.indexes.values()) {
+    for (const n of [index.key.hash, index.key.range]) {
+      if (!n || !actions.some((a) => a.path[0] === n && a.path.length > 1)) continue;
+      throw validation(
+        `Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: IndexKey: ${n}`,
+      );
+    }
+  }
 }
 
 /** Plans a ConditionCheck of a transaction: no write, only the condition. */

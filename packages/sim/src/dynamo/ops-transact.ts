@@ -82,13 +82,19 @@ export function transactWriteItems(model: DynamoModel, input: Input): Input {
     ids.add(id);
   }
   const writes: Write[] = [];
+  // Actions run in order. An update failing on its item (a ValidationError reason) stops the transaction there, as
+  // DynamoDB Local stops at it: the actions after it are not checked, so their invalid input goes unreported.
+  let stopped = false;
   const reasons: Reason[] = actions.map(([kind, body]) => {
+    if (stopped) return { Code: "None" };
     try {
       const w = plan(model, kind, body);
       if (w) writes.push(w);
       return { Code: "None" };
     } catch (e) {
-      return reasonFor(e, kind);
+      const reason = reasonFor(e, kind);
+      stopped = reason.Code === "ValidationError";
+      return reason;
     }
   });
   if (reasons.some((r) => r.Code !== "None")) {

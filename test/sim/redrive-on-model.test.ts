@@ -1,10 +1,10 @@
 import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import FakeTimers from "@sinonjs/fake-timers";
 import { describe, expect, it } from "vitest";
-import { checkQueues, redrive } from "../../../../scripts/lib/redrive";
-import { modelSqsClient } from "../../src/sqs/client";
-import { SqsModel } from "../../src/sqs/model";
-import { fifoQueue, messagingWorld } from "./support/messaging-world";
+import { modelSqsClient } from "../../packages/sim/src/sqs/client";
+import { SqsModel } from "../../packages/sim/src/sqs/model";
+import { fifoQueue, messagingWorld } from "../../packages/sim/test/messaging/support/messaging-world";
+import { checkQueues, redrive } from "../../scripts/lib/redrive";
 
 const event = (id: string) =>
   JSON.stringify({
