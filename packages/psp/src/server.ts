@@ -30,10 +30,11 @@ function close(server: Server): Promise<void> {
 }
 
 // How often, in real time, the PSP looks for changes (intents, refunds) that its clock has made due (a clock moved by a test).
-const SETTLE_POLL_MS = 50;
+// PSP_SETTLE_POLL_MS: the simulation looks less often; each look is an event of its virtual time.
+const settlePollMs = () => Number(process.env.PSP_SETTLE_POLL_MS ?? 50);
 
 function facade(ctx: PspContext, server: Server, port: number): FakePsp {
-  const poll = setInterval(() => settleDue(ctx), SETTLE_POLL_MS);
+  const poll = setInterval(() => settleDue(ctx), settlePollMs());
   poll.unref();
   return {
     url: `http://${HOST}:${port}`,

@@ -39,9 +39,26 @@ export function scheduleAt(s: SimSchedule): Schedule {
   return fc.sample(arbitrary, { seed: indexSeed(s.seed, s.index), numRuns: 1 })[0] as Schedule;
 }
 
+/**
+ * The local runtime's polls, at the rates of what they stand for: Lambda reads a stream 4 times a second, and the
+ * replicator and the fake PSP's settling need no more; the emulator stack polls faster only to shorten real waits.
+ * In virtual time every poll is an event, so these set the simulation's cost per schedule.
+ */
+const SIM_POLLS = {
+  LOCAL_STREAM_POLL_MS: "250",
+  LOCAL_REPLICATION_POLL_MS: "250",
+  PSP_SETTLE_POLL_MS: "250",
+};
+
 /** Sets the chaos stacks' short timings and the server guards taken away, as `npm run chaos` gives its stacks. */
 export function useChaosEnv(serverSwitches: Record<string, string>): void {
-  Object.assign(process.env, chaosEnv(), { RESOLVER_EVERY_MS: "0", SWEEPS_EVERY_MS: "0" }, serverSwitches);
+  Object.assign(
+    process.env,
+    chaosEnv(),
+    { RESOLVER_EVERY_MS: "0", SWEEPS_EVERY_MS: "0" },
+    SIM_POLLS,
+    serverSwitches,
+  );
 }
 
 /**

@@ -78,7 +78,8 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
     maxRetryAttempts: options.maxRetryAttempts ?? 10,
     bisectBatchOnFunctionError: options.bisectBatchOnFunctionError ?? true,
     startingPosition: options.startingPosition ?? "LATEST",
-    pollIntervalMs: options.pollIntervalMs ?? 100,
+    // LOCAL_STREAM_POLL_MS: the simulation polls at Lambda's own rate (4 a second), which costs it fewer events.
+    pollIntervalMs: options.pollIntervalMs ?? Number(process.env.LOCAL_STREAM_POLL_MS ?? 100),
     timeoutMs: options.timeoutMs ?? 30_000,
   };
   const w = o.tumblingWindowS;

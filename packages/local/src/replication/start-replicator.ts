@@ -75,7 +75,8 @@ export async function startReplicator(o: ReplicatorOptions): Promise<Replicator>
   const state = new ReplicaState(regions);
   const queue = new ChangeQueue();
   const controls = new ReplicationControls(o.lagMs ?? DEFAULT_REPLICATION_LAG_MS, () => shipper.poke());
-  const pollIntervalMs = o.pollIntervalMs ?? 50;
+  // LOCAL_REPLICATION_POLL_MS: the simulation reads less often; each read is an event of its virtual time.
+  const pollIntervalMs = o.pollIntervalMs ?? Number(process.env.LOCAL_REPLICATION_POLL_MS ?? 50);
   const shipper = new Shipper({
     ...{ queue, controls, clients, log, beforeApply: o.beforeApply },
     versionsOf: (table, role) => state.versionsOf(table, role),

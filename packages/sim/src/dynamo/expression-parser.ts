@@ -105,10 +105,16 @@ export class ExpressionParser {
     this.checkDistinct("BETWEEN", subject, [low, high]);
     this.checkOrdered("BETWEEN", [subject, low, high]);
     if (low.kind === "value" && high.kind === "value") {
+      const bounds = `lower bound operand: AttributeValue: ${literalText(low, this.ctx)}, upper bound operand: AttributeValue: ${literalText(high, this.ctx)}`;
+      if (typeOf(low.value) !== typeOf(high.value)) {
+        throw validation(
+          `Invalid ${this.s.label}: The BETWEEN operator requires same data type for lower and upper bounds; ${bounds}`,
+        );
+      }
       const order = compareScalars(low.value, high.value);
       if (order !== undefined && order > 0) {
         throw validation(
-          `Invalid ${this.s.label}: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: ${literalText(low, this.ctx)}, upper bound operand: AttributeValue: ${literalText(high, this.ctx)}`,
+          `Invalid ${this.s.label}: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; ${bounds}`,
         );
       }
     }

@@ -1,16 +1,9 @@
 import { createHash } from "node:crypto";
 import type { DynamoModel, Write } from "./dynamo-model";
 import { DynamoError, validation } from "./errors";
-import {
-  parseExpressions,
-  prepareConditionCheck,
-  prepareDelete,
-  preparePut,
-  prepareUpdate,
-  requestKey,
-} from "./item-writes";
+import { prepareConditionCheck, prepareDelete, preparePut, prepareUpdate, requestKey } from "./item-writes";
 import { readProjection, shaped } from "./ops-items";
-import { checkValue } from "./values";
+import { checkInputs, checkTarget, type TransactAction } from "./transact-checks";
 
 type Input = Record<string, unknown>;
 
@@ -20,7 +13,7 @@ const KINDS = ["Put", "Update", "Delete", "ConditionCheck"] as const;
 /** One item's outcome, as a CancellationReason. */
 type Reason = { Code: string; Message?: string; Item?: Input };
 
-function actionOf(entry: Input): [(typeof KINDS)[number], Input] {
+function actionOf(entry: Input): TransactAction {
   const kinds = KINDS.filter((k) => entry[k] !== undefined);
   if (kinds.length !== 1)
     throw validation("TransactItems can only contain one of Check, Put, Update or Delete");
@@ -36,28 +29,6 @@ function plan(model: DynamoModel, kind: (typeof KINDS)[number], input: Input): W
   return undefined;
 }
 
-/**
- * The item an action targets, read from the request as written (no table or key checks: DynamoDB Local finds a
- * duplicate target before it refuses a key of the wrong type or an unknown table); undefined when it cannot tell.
- */
-function itemId(model: DynamoModel, kind: string, input: Input): string | undefined {
-  const name = String(input.TableName);
-  const source = (kind === "Put" ? input.Item : input.Key) as Record<string, unknown> | undefined;
-  const table = model.tables.get(name);
-  if (!source || (kind === "Put" && !table)) return undefined;
-  const names = table ? [table.key.hash, table.key.range] : Object.keys(source).sort();
-  const parts = names.filter((n): n is string => !!n).map((n) => `${n}=${keyText(source[n])}`);
-  return `${name}\u0000${parts.join("\u0000")}`;
-}
-
-function keyText(raw: unknown): string {
-  try {
-    return JSON.stringify(checkValue(raw));
-  } catch {
-    return JSON.stringify(raw);
-  }
-}
-
 /** TransactWriteItems: all or nothing; any failed condition cancels it with a reason per item, in item order. */
 export function transactWriteItems(model: DynamoModel, input: Input): Input {
   const entries = (input.TransactItems ?? []) as Input[];
@@ -69,24 +40,16 @@ export function transactWriteItems(model: DynamoModel, input: Input): Input {
   const token = tokenState(model, input);
   if (token.replay) return {};
   const actions = entries.map(actionOf);
-  // DynamoDB Local refuses any action's expressions before it looks for an item targeted twice.
-  for (const [kind, body] of actions) {
-    if (kind !== "ConditionCheck" || body.ConditionExpression !== undefined)
-      parseExpressions(body, kind === "Update");
-  }
-  const ids = new Set<string>();
-  for (const [kind, body] of actions) {
-    const id = itemId(model, kind, body);
-    if (id === undefined) continue;
-    if (ids.has(id)) throw validation("Transaction request cannot include multiple operations on one item");
-    ids.add(id);
-  }
+  checkInputs(actions);
   const writes: Write[] = [];
-  // Actions run in order. An update failing on its item (a ValidationError reason) stops the transaction there, as
-  // DynamoDB Local stops at it: the actions after it are not checked, so their invalid input goes unreported.
+  const targets = new Set<string>();
+  // Actions run in order, each refused for its table, key or item, then for an item an earlier action targets (a
+  // refusal of the whole request, as on AWS), then planned. An update failing on its item (a ValidationError
+  // reason) stops the transaction there, as DynamoDB Local stops at it: later actions go unchecked.
   let stopped = false;
   const reasons: Reason[] = actions.map(([kind, body]) => {
     if (stopped) return { Code: "None" };
+    checkTarget(model, kind, body, targets);
     try {
       const w = plan(model, kind, body);
       if (w) writes.push(w);

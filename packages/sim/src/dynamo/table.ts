@@ -60,6 +60,7 @@ export function checkKey(table: Table, key: Item): void {
   }
   for (const n of names) {
     const v = key[n] as AttributeValue;
+    checkScalar(v);
     if (typeOf(v) !== table.attributeTypes[n])
       throw validation("The provided key element does not match the schema");
     checkNotEmptyKey(v, n);

@@ -128,7 +128,9 @@ function term(p: ExpressionParser): SetValue {
 
 function resolvePath(path: Path, ctx: ExpressionContext): Path {
   // While deferred, the parser kept `#alias` as written; a bare name never starts with '#'.
-  return path.map((step) => (typeof step === "string" && step.startsWith("#") ? ctx.name(step, LABEL) : step));
+  return path.map((step) =>
+    typeof step === "string" && step.startsWith("#") ? ctx.name(step, LABEL) : step,
+  );
 }
 
 /** The target paths, looked up from the last action back, each checked against the later ones as it comes. */

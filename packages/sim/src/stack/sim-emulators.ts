@@ -3,6 +3,7 @@ import { createQueues, createTables } from "../../../local/src/stack/create-reso
 import { localRegions, type RegionResources } from "../../../local/src/stack/regions";
 import type { Emulators } from "../../../local/src/stack/start-emulators";
 import { serveModel } from "../transport/serve-model";
+import { installSimTransport } from "../transport/sim-transport";
 import type { SimClock } from "../world/clock";
 import { SimDynamoDb } from "./sim-dynamodb";
 import { SimSes, SimSqs } from "./sim-messaging";
@@ -33,7 +34,17 @@ export async function startSimEmulators(clock: SimClock): Promise<Emulators & { 
   ];
   const [dynamodb, sqs, ses] = await Promise.all(servers.map(listen));
   const endpoints = { dynamodb: dynamodb as string, sqs: sqs as string, ses: ses as string };
-  const stop = async () => void (await Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
+  // The SDK's requests skip the HTTP round trip and reach the models through its transport; anything else that
+  // reaches an endpoint (aws-ses-v2-local's /store, a raw fetch) still finds the served model.
+  const undoTransport = installSimTransport({
+    [new URL(endpoints.dynamodb).host]: (r) => models.dynamodb.route(r),
+    [new URL(endpoints.sqs).host]: (r) => models.sqs.route(r),
+    [new URL(endpoints.ses).host]: (r) => models.ses.route(r),
+  });
+  const stop = async () => {
+    undoTransport();
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  };
   const withQueues = async (r: RegionResources) => {
     await createTables(endpoints.dynamodb, r);
     return { ...r, queues: await createQueues(endpoints.sqs, r) };

@@ -6,6 +6,7 @@ import { installRegionEnv } from "../regions/region-env";
 import { inThreadRegionLambdas } from "../regions/region-lambdas";
 import { installInProcessNet } from "../transport/in-process-net";
 import type { SimClock } from "../world/clock";
+import { quietXrayContext } from "../world/quiet-xray-context";
 import { installSyncSubtleHmac } from "../world/sync-subtle-hmac";
 import { type SimModels, startSimEmulators } from "./sim-emulators";
 
@@ -16,6 +17,7 @@ const HANDLER_PATHS = handlers.map((h) => h.handler);
  * from disk off the world's clock, so one made mid-run would finish at a moment no seed decides.
  */
 async function warmUp(): Promise<void> {
+  quietXrayContext();
   for (const handler of HANDLER_PATHS) await loadHandlerModule(handler);
   await import("@eo/functions/cron/resolver");
 }

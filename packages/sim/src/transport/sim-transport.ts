@@ -4,10 +4,10 @@ import type { HttpHandlerOptions, HttpRequest, HttpResponse, RequestHandler } fr
 /** A model's transport, as the SDK calls a requestHandler. */
 export type ModelHandler = RequestHandler<HttpRequest, HttpResponse, HttpHandlerOptions>;
 
-/** Answers the requests of one simulated host; `region` is the Region the request was signed for. */
-export type Route = (region: string) => ModelHandler;
+/** Picks the model that answers a request to one simulated host (by the Region it was signed for, say). */
+export type Route = (request: HttpRequest) => ModelHandler;
 
-/** The simulated hosts: `dynamodb.sim`, `streams.dynamodb.sim`, `sqs.sim`, … each answered by its Region's model. */
+/** The simulated hosts, by name or `name:port` (`dynamodb.sim`, `127.0.0.1:41002`), each answered by its model. */
 export type Routes = Record<string, Route>;
 
 interface Patchable {
@@ -36,9 +36,9 @@ export function installSimTransport(routes: Routes): () => void {
   const { NodeHttpHandler } = require("@smithy/node-http-handler") as { NodeHttpHandler: Patchable };
   const original = NodeHttpHandler.prototype.handle;
   NodeHttpHandler.prototype.handle = function simHandle(request, options) {
-    const route = routes[request.hostname];
+    const route = routes[`${request.hostname}:${request.port ?? ""}`] ?? routes[request.hostname];
     if (!route) return original.call(this, request, options);
-    return route(signedRegion(request)).handle(request, options);
+    return route(request).handle(request, options);
   };
   return () => {
     NodeHttpHandler.prototype.handle = original;

@@ -2,7 +2,7 @@ import { DescribeStreamCommand, DynamoDBStreamsClient } from "@aws-sdk/client-dy
 import { afterEach, describe, expect, it } from "vitest";
 import { StreamModel } from "../../src/streams/stream-model";
 import { streamsModelHandler } from "../../src/streams/streams-model-handler";
-import { installSimTransport } from "../../src/transport/sim-transport";
+import { installSimTransport, signedRegion } from "../../src/transport/sim-transport";
 
 describe("the simulation's transport", () => {
   let undo: (() => void) | undefined;
@@ -18,7 +18,8 @@ describe("the simulation's transport", () => {
     const primaryArn = models["eu-west-1"].enable("ledger", "NEW_AND_OLD_IMAGES");
     models["eu-central-1"].enable("ledger", "NEW_AND_OLD_IMAGES");
     undo = installSimTransport({
-      "streams.dynamodb.sim": (region) => streamsModelHandler(models[region as keyof typeof models]),
+      "streams.dynamodb.sim": (request) =>
+        streamsModelHandler(models[signedRegion(request) as keyof typeof models]),
     });
     const client = (region: string) =>
       new DynamoDBStreamsClient({
