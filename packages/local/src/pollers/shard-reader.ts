@@ -6,7 +6,7 @@ import {
   type _Record as SdkRecord,
 } from "@aws-sdk/client-dynamodb-streams";
 import { errorText } from "./invoke-handler";
-import { sleep } from "./timing";
+import { sleep, waitAfterEmptyRead } from "./timing";
 
 /** GetRecords' own per-call limit; a larger batch size is served one page at a time. */
 const GET_RECORDS_MAX = 1000;
@@ -124,7 +124,11 @@ export class ShardReader {
       // then fails with TrimmedDataAccessException; until a record was read, each read starts at the trim horizon.
       if (!this.checkpoint) this.iterator = undefined;
       this.emptyReadStartedAt = started;
-      await sleep(this.o.pollIntervalMs, this.o.signal);
+      await waitAfterEmptyRead(
+        { streamArn: this.o.streamArn, shardId: this.o.shardId },
+        this.o.pollIntervalMs,
+        this.o.signal,
+      );
     }
   }
 

@@ -41,3 +41,27 @@ export class Waker {
     this.wake?.();
   }
 }
+
+/** Where a stream reader waits for new records after a read that found none. */
+export interface IdleShard {
+  streamArn: string;
+  shardId: string;
+}
+
+/** How a stream reader waits after an empty read: `ms`, or less when `signal` aborts. */
+export type IdleWait = (shard: IdleShard, ms: number, signal: AbortSignal) => Promise<void>;
+
+let idleWait: IdleWait = (_shard, ms, signal) => sleep(ms, signal);
+
+/** Waits after an empty read of a shard, as the process's idle wait says (by default the poll interval). */
+export function waitAfterEmptyRead(shard: IdleShard, ms: number, signal: AbortSignal): Promise<void> {
+  return idleWait(shard, ms, signal);
+}
+
+/**
+ * Replaces how stream readers wait after an empty read (undefined restores the poll interval). The simulation waits
+ * for the stream's next record instead, then a poll interval's share, so that an idle stream costs no events.
+ */
+export function useIdleWait(wait: IdleWait | undefined): void {
+  idleWait = wait ?? ((_shard, ms, signal) => sleep(ms, signal));
+}

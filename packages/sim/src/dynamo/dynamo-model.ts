@@ -30,6 +30,8 @@ export interface Write {
 /** How a DynamoModel is built; `unsafe` switches exist only so tests can prove they catch a broken model. */
 export interface DynamoModelOptions {
   clock: SimClock;
+  /** The Region its ARNs name (default us-east-1). */
+  region?: string;
   unsafe?: { conditionsIgnored?: boolean };
 }
 
@@ -40,6 +42,7 @@ export interface DynamoModelOptions {
  */
 export class DynamoModel {
   readonly clock: SimClock;
+  readonly region: string;
   readonly conditionsIgnored: boolean;
   readonly tables = new Map<string, Table>();
   /** ClientRequestToken → the transaction's fingerprint and when it ran (DynamoDB remembers tokens for 10 minutes). */
@@ -49,6 +52,7 @@ export class DynamoModel {
 
   constructor(options: DynamoModelOptions) {
     this.clock = options.clock;
+    this.region = options.region ?? "us-east-1";
     this.conditionsIgnored = options.unsafe?.conditionsIgnored ?? false;
   }
 

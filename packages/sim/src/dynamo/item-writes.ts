@@ -28,11 +28,7 @@ export function parseExpressions(input: Record<string, unknown>, withUpdate: boo
   const cond = input.ConditionExpression as string | undefined;
   const update = withUpdate ? (input.UpdateExpression as string | undefined) : undefined;
   if (cond === undefined && update === undefined) {
-    refuseWithoutExpressions(
-      input.ExpressionAttributeNames,
-      input.ExpressionAttributeValues,
-      withUpdate ? "UpdateExpression and ConditionExpression are null" : "ConditionExpression is null",
-    );
+    refuseStrayPlaceholders(input, withUpdate);
     return {};
   }
   const ctx = new ExpressionContext(
@@ -43,6 +39,19 @@ export function parseExpressions(input: Record<string, unknown>, withUpdate: boo
   const condition = cond !== undefined ? parseCondition(cond, ctx, "ConditionExpression") : undefined;
   ctx.checkAllUsed();
   return { condition, actions };
+}
+
+/**
+ * Refuses ExpressionAttributeNames or Values sent without any expression to use them: DynamoDB Local does so before
+ * it checks the key or the item, and before it parses the expressions of a request that has some.
+ */
+function refuseStrayPlaceholders(input: Record<string, unknown>, withUpdate: boolean): void {
+  if (input.ConditionExpression !== undefined || (withUpdate && input.UpdateExpression !== undefined)) return;
+  refuseWithoutExpressions(
+    input.ExpressionAttributeNames,
+    input.ExpressionAttributeValues,
+    withUpdate ? "UpdateExpression and ConditionExpression are null" : "ConditionExpression is null",
+  );
 }
 
 /** Throws ConditionalCheckFailed (with the old item when asked) unless the condition holds or the unsafe switch is on. */
@@ -62,8 +71,9 @@ export function checkCondition(
 export function preparePut(model: DynamoModel, input: Record<string, unknown>): PreparedWrite {
   const table = model.table(input.TableName);
   const item = checkItem(input.Item as Record<string, unknown>);
-  checkItemKeys(table, item);
+  refuseStrayPlaceholders(input, false);
   checkItemSize(item);
+  checkItemKeys(table, item);
   const parsed = parseExpressions(input, false);
   const key = encodeKey(table, item);
   const before = table.items.get(key);
@@ -85,6 +95,7 @@ export function requestKey(table: Table, raw: unknown): { key: string; keyItem: 
 /** Plans a DeleteItem (or a transaction's Delete). */
 export function prepareDelete(model: DynamoModel, input: Record<string, unknown>): PreparedWrite {
   const table = model.table(input.TableName);
+  refuseStrayPlaceholders(input, false);
   const { key } = requestKey(table, input.Key);
   const parsed = parseExpressions(input, false);
   const before = table.items.get(key);
@@ -95,6 +106,7 @@ export function prepareDelete(model: DynamoModel, input: Record<string, unknown>
 /** Plans an UpdateItem (or a transaction's Update): an absent item is created from its key, as DynamoDB does. */
 export function prepareUpdate(model: DynamoModel, input: Record<string, unknown>): PreparedWrite {
   const table = model.table(input.TableName);
+  refuseStrayPlaceholders(input, true);
   const { key, keyItem } = requestKey(table, input.Key);
   const parsed = parseExpressions(input, true);
   const actions = parsed.actions ?? [];

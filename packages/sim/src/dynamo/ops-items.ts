@@ -33,8 +33,8 @@ export function shaped(item: Item, paths: Path[] | undefined): Item {
 /** GetItem: the item by its key, projected; no Item when it does not exist. */
 export function getItem(model: DynamoModel, input: Input): Input {
   const table = model.table(input.TableName);
-  const { key } = requestKey(table, input.Key);
   const paths = readProjection(input);
+  const { key } = requestKey(table, input.Key);
   const item = table.items.get(key);
   return item ? { Item: shaped(item, paths) } : {};
 }

@@ -89,6 +89,7 @@ export function createTable(model: DynamoModel, input: Input): Input {
     indexes: new Map(indexes.map((i) => [i.name, i])),
     stream: stream?.StreamEnabled ? stream : undefined,
     createdAtMs: model.clock.now(),
+    region: model.region,
     raw: input,
     items: new Map(),
   };
@@ -96,9 +97,10 @@ export function createTable(model: DynamoModel, input: Input): Input {
   return { TableDescription: describe(table) };
 }
 
-const ARN = "arn:aws:dynamodb:us-east-1:000000000000:table/";
+const arnPrefix = (t: Table) => `arn:aws:dynamodb:${t.region}:000000000000:table/`;
 
 function describe(t: Table): Input {
+  const ARN = arnPrefix(t);
   const bytes = [...t.items.values()].reduce((n, i) => n + itemSize(i), 0);
   const indexes = [...t.indexes.values()];
   const describeIndex = (i: IndexDef) => ({

@@ -40,7 +40,7 @@ export function transactWriteItems(model: DynamoModel, input: Input): Input {
   const token = tokenState(model, input);
   if (token.replay) return {};
   const actions = entries.map(actionOf);
-  checkInputs(actions);
+  checkInputs(model, actions);
   const writes: Write[] = [];
   const targets = new Set<string>();
   // Actions run in order, each refused for its table, key or item, then for an item an earlier action targets (a

@@ -26,6 +26,8 @@ export interface Table {
   stream?: { StreamEnabled: boolean; StreamViewType?: string };
   ttlAttribute?: string;
   createdAtMs: number;
+  /** The Region of the model that holds it: its ARNs (and its stream's) name it, as on AWS. */
+  region: string;
   raw: Record<string, unknown>;
   items: Map<string, Item>;
 }
@@ -100,6 +102,15 @@ export function checkPrimaryKey(table: Table, item: Item): void {
       throw validation("One or more parameter values were invalid: Type mismatch for key");
     }
     checkNotEmptyKey(v, n);
+  }
+}
+
+/** Refuses an item (or a Key) whose primary or index key attributes present include one that is not a scalar. */
+export function checkKeyScalars(table: Table, item: Item): void {
+  const names = [table.key, ...[...table.indexes.values()].map((i) => i.key)].flatMap((k) => [k.hash, k.range]);
+  for (const n of names) {
+    const v = n ? item[n] : undefined;
+    if (v) checkScalar(v);
   }
 }
 

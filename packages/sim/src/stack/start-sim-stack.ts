@@ -1,5 +1,6 @@
 import { handlers } from "../../../../stacks/handlers";
 import { sharedState } from "../../../core/src/shared-state/shared-state";
+import { useIdleWait } from "../../../local/src/pollers/timing";
 import { loadHandlerModule } from "../../../local/src/region/load-handler";
 import { type LocalStack, type StackOptions, startLocalStack } from "../../../local/src/stack/start-stack";
 import { installRegionEnv } from "../regions/region-env";
@@ -43,6 +44,7 @@ export async function startSimStack(clock: SimClock, opts: StackOptions = {}): P
     startEmulators: async () => {
       const e = await startSimEmulators(clock);
       models = e.models;
+      if (!process.env.NO_IDLE_WAIT) useIdleWait(e.models.dynamodb.idleWait);
       return e;
     },
     standbyLambdas: (env, secrets) =>
@@ -56,6 +58,7 @@ export async function startSimStack(clock: SimClock, opts: StackOptions = {}): P
     stop: async () => {
       await stop();
       undoEnv();
+      useIdleWait(undefined);
       undoNet();
       undoHmac();
     },

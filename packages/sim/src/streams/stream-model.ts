@@ -42,6 +42,8 @@ export interface DiscoveredStream {
 interface TableStream {
   table: string;
   arn: string;
+  /** The sequence number of the stream's latest record (0 before any). */
+  last: bigint;
   label: string;
   viewType: StreamViewType;
   shards: StreamShards;
@@ -67,6 +69,9 @@ export class StreamModel {
   private throttledUntilMs = 0;
   private labels = 0;
   private lastSequence = 0n;
+  /** Per stream: its latest record when each shard was last read (what a reader had the chance to see). */
+  private readonly seenAtRead = new Map<string, bigint>();
+  private readonly waiting = new Map<string, Array<() => void>>();
 
   constructor(private readonly o: StreamModelOptions) {}
 
@@ -82,7 +87,7 @@ export class StreamModel {
       retentionMs: this.o.retentionMs ?? 24 * HOUR,
     };
     const shards = new StreamShards(String(this.labels).padStart(4, "0"), policy, this.lastSequence + 1n);
-    this.streams.set(table, { table, arn, label, viewType, shards });
+    this.streams.set(table, { table, arn, label, viewType, shards, last: 0n });
     return arn;
   }
 
@@ -97,6 +102,31 @@ export class StreamModel {
     const stream = this.streams.get(table) ?? (this.discoverNew(), this.streams.get(table));
     if (!stream) return;
     stream.shards.append(trimToView(change, stream.viewType), sequence);
+    stream.last = sequence;
+    const waiting = this.waiting.get(stream.arn) ?? [];
+    this.waiting.delete(stream.arn);
+    for (const wake of waiting) wake();
+  }
+
+  /**
+   * Calls `wake` once the stream has a record its reader of `shardId` has not had the chance to see: at once when
+   * one came after that reader's last read, else at the next append. Answers the cancel. The simulation's pollers
+   * wait on this instead of polling an idle stream, so an idle hour costs no events.
+   */
+  whenNewRecords(arn: string, shardId: string, wake: () => void): () => void {
+    const stream = [...this.streams.values()].find((st) => st.arn === arn);
+    if (!stream) return () => undefined;
+    if (stream.last > (this.seenAtRead.get(`${arn}|${shardId}`) ?? 0n)) {
+      queueMicrotask(wake);
+      return () => undefined;
+    }
+    const list = this.waiting.get(arn) ?? [];
+    list.push(wake);
+    this.waiting.set(arn, list);
+    return () => {
+      const i = list.indexOf(wake);
+      if (i >= 0) list.splice(i, 1);
+    };
   }
 
   /** A fault: every GetRecords is throttled until the given time. */
@@ -149,6 +179,7 @@ export class StreamModel {
       throw new StreamsError("ExpiredIteratorException", "Iterator expired");
     const { stream, shard } = this.shardOf(it.arn, it.shardId);
     this.countRead(it.arn, it.shardId);
+    this.seenAtRead.set(`${it.arn}|${it.shardId}`, stream.last);
     if (shard.records.length > 0 && it.from < stream.shards.horizon(shard))
       throw new StreamsError(
         "TrimmedDataAccessException",
