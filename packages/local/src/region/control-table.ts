@@ -17,11 +17,21 @@ export function authorityRegion(env: NodeJS.ProcessEnv = process.env): string {
 
 type Emu = Pick<Emulators, "endpoints" | "regions">;
 
+const clients = new Map<string, DynamoDBDocumentClient>();
+
+// One client per database for the process, as a Lambda keeps its clients: building one resolves its whole
+// configuration, which the `/_local` routes would otherwise pay on every request.
 function documentClientIn(emu: Emu, region: string) {
-  return DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: emu.endpoints.dynamodb, region, credentials: LOCAL_CREDENTIALS }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  const key = `${emu.endpoints.dynamodb} ${region}`;
+  let client = clients.get(key);
+  if (!client) {
+    client = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ endpoint: emu.endpoints.dynamodb, region, credentials: LOCAL_CREDENTIALS }),
+      { marshallOptions: { removeUndefinedValues: true } },
+    );
+    clients.set(key, client);
+  }
+  return client;
 }
 
 /** A document client on one local Region's DynamoDB database. */

@@ -44,7 +44,8 @@ export async function startSimStack(clock: SimClock, opts: StackOptions = {}): P
     startEmulators: async () => {
       const e = await startSimEmulators(clock);
       models = e.models;
-      if (!process.env.NO_IDLE_WAIT) useIdleWait(e.models.dynamodb.idleWait);
+      // SIM_POLL_IDLE_STREAMS=1 polls idle streams as the emulator stack does (to compare the two ways).
+      if (process.env.SIM_POLL_IDLE_STREAMS !== "1") useIdleWait(e.models.dynamodb.idleWait);
       return e;
     },
     standbyLambdas: (env, secrets) =>
