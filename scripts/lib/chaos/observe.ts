@@ -101,23 +101,39 @@ function subjectOf(e: { subject?: string; content?: unknown }): { subject: strin
   return { subject: simple?.Subject?.Data ?? JSON.stringify(e).slice(0, 200) };
 }
 
+const clients = new Map<string, unknown>();
+
+/** One client per store and Region for the process: building one resolves its whole configuration each time. */
+function cached<T>(key: string, make: () => T): T {
+  let c = clients.get(key) as T | undefined;
+  if (c === undefined) {
+    c = make();
+    clients.set(key, c);
+  }
+  return c;
+}
+
 /** The active Region's raw stores' clients, from `GET /_local/resources`; the caller destroys them. */
 async function rawClients(api: ChaosApi) {
   const { res, view } = await readRegions(api);
   const role = activeRole(view);
   const active = res.regions[role];
   const config = { region: active.region, credentials: res.credentials };
-  const db = new DynamoDBClient({ ...config, endpoint: res.endpoints.dynamodb });
-  const sqs = new SQSClient({ ...config, endpoint: res.endpoints.sqs });
+  const db = cached(
+    `ddb ${res.endpoints.dynamodb} ${active.region}`,
+    () => new DynamoDBClient({ ...config, endpoint: res.endpoints.dynamodb }),
+  );
+  const sqs = cached(
+    `sqs ${res.endpoints.sqs} ${active.region}`,
+    () => new SQSClient({ ...config, endpoint: res.endpoints.sqs }),
+  );
   // The other running Region's queues count too: a passive Region's queue or DLQ can hold an event it has yet to
   // hand over (a partition's refusals), and a quiesce that looked at the active Region alone ended too early.
   const others = runningRoles(res)
     .filter((r) => r !== role)
     .map((r) => ({ role: r, queues: res.regions[r].queues }));
-  const destroy = () => {
-    db.destroy();
-    sqs.destroy();
-  };
+  // The clients are the process's (see `cached`): a reader leaves them for the next one.
+  const destroy = () => undefined;
   return { active, others, db, sqs, destroy };
 }
 
