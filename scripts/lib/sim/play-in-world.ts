@@ -101,5 +101,9 @@ export async function playInWorld(
  * draws the randomness that takes), so every schedule after it starts from the same state, alone or after others.
  */
 export async function warmUp(regions: 1 | 2): Promise<void> {
+  if (warmed) return;
+  warmed = true;
   await playInWorld({ seed: 0, index: -4, regions });
 }
+
+let warmed = false;

@@ -13,8 +13,8 @@ export interface SimSettings {
   outDir: string;
   /** Plays this one index of the seed again, printing its history and hash. */
   replayIndex?: number;
-  /** Plays the schedule a violation (or its shrinking) wrote, in the world of the seed and index it records. */
-  replayFile?: string;
+  /** Plays the schedules these files hold (a violation, its shrinking, a kept regression), each in the world it names. */
+  replayFiles: string[];
   shrink: boolean;
 }
 
@@ -29,7 +29,8 @@ export const SIM_USAGE = `usage: npm run sim -- [--seed <n>] [--runs <n>] [--for
   --unsafe        take a guard away to see the checker catch it: ${Object.keys(unsafeGuards()).join(", ")}
   --out           where violations and summary.json go (default sim-report)
   --replay-index  play one schedule of the seed again, byte for byte, and print its history
-  --replay-file   play the schedule a violation or its shrinking wrote, in the world it names
+  --replay-file   play the schedule a file holds (a violation, its shrinking, a kept regression), in the world
+                  it names (seed 0, index 0 when it names none); repeat it to play several
 exit: 0 no violation, 1 a violation (its replay command is printed), 2 usage`;
 
 export class SimUsageError extends Error {}
@@ -51,6 +52,7 @@ export function simSettings(argv: string[]): SimSettings {
     unsafe: [],
     outDir: "sim-report",
     shrink: true,
+    replayFiles: [],
   };
   let runsGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -62,7 +64,7 @@ export function simSettings(argv: string[]): SimSettings {
     else if (flag === "--parallel") (s.parallel = int(flag, v, 1)), i++;
     else if (flag === "--replay-index") (s.replayIndex = int(flag, v, 0)), i++;
     else if (flag === "--out") (s.outDir = needed(flag, v)), i++;
-    else if (flag === "--replay-file") (s.replayFile = needed(flag, v)), i++;
+    else if (flag === "--replay-file") s.replayFiles.push(needed(flag, v)), i++;
     else if (flag === "--no-shrink") s.shrink = false;
     else if (flag === "--regions") (s.regions = regionsOf(v)), i++;
     else if (flag === "--unsafe") {

@@ -121,6 +121,9 @@ async function sendTimeOf(endpoint: PspEndpoint, slot: Extract<Slot, { granted: 
   recentSends.set(endpoint, sent);
   for (;;) {
     const now = Date.now();
+    // A send stamped after now means the clock stepped back (an NTP step; a simulation's next world): it says
+    // nothing about the last second, and waiting for it to age would wait out the step.
+    if ((sent.at(-1) ?? 0) > now) sent.length = 0;
     while (sent.length > 0 && (sent[0] as number) <= now - 1000) sent.shift();
     if (sent.length < perSecond) break;
     await sleep((sent[0] as number) + 1000 - now + 1);

@@ -74,8 +74,11 @@ export function activeRegion(
     );
     return cached;
   };
-  const reusable = (maxAgeMs: number) =>
-    cached !== undefined && maxAgeMs > 0 && now() - cached.at <= maxAgeMs ? cached : undefined;
+  // A read stamped after now (the clock stepped back) is not reusable: its age cannot be told.
+  const reusable = (maxAgeMs: number) => {
+    const age = cached === undefined ? -1 : now() - cached.at;
+    return cached !== undefined && maxAgeMs > 0 && age >= 0 && age <= maxAgeMs ? cached : undefined;
+  };
   const read = async (maxAgeMs: number): Promise<Read> => {
     const view = requestView();
     if (!view) return reusable(maxAgeMs) ?? readStore();
