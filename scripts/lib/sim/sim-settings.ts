@@ -56,29 +56,38 @@ export function simSettings(argv: string[]): SimSettings {
   };
   let runsGiven = false;
   for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
+    const flag = argv[i] as string;
     const v = argv[i + 1];
-    if (flag === "--seed") (s.seed = int(flag, v, 0)), i++;
-    else if (flag === "--runs") (s.runs = int(flag, v, 1)), (runsGiven = true), i++;
-    else if (flag === "--for") (s.forMinutes = positive(flag, v)), i++;
-    else if (flag === "--parallel") (s.parallel = int(flag, v, 1)), i++;
-    else if (flag === "--replay-index") (s.replayIndex = int(flag, v, 0)), i++;
-    else if (flag === "--out") (s.outDir = needed(flag, v)), i++;
-    else if (flag === "--replay-file") s.replayFiles.push(needed(flag, v)), i++;
-    else if (flag === "--no-shrink") s.shrink = false;
-    else if (flag === "--regions") (s.regions = regionsOf(v)), i++;
-    else if (flag === "--unsafe") {
-      const name = needed(flag, v);
-      if (!(name in unsafeGuards()))
-        throw new SimUsageError(
-          `--unsafe ${name}: known guards are ${Object.keys(unsafeGuards()).join(", ")}`,
-        );
-      s.unsafe.push(name);
-      i++;
-    } else throw new SimUsageError(`unknown argument ${flag}`);
+    if (flag === "--no-shrink") {
+      s.shrink = false;
+      continue;
+    }
+    if (flag === "--runs") runsGiven = true;
+    apply(s, flag, v);
+    i++;
   }
   if (s.forMinutes !== undefined && !runsGiven) s.runs = Number.MAX_SAFE_INTEGER;
   return s;
+}
+
+/** Sets one flag that takes a value. */
+function apply(s: SimSettings, flag: string, v: string | undefined): void {
+  if (flag === "--seed") s.seed = int(flag, v, 0);
+  else if (flag === "--runs") s.runs = int(flag, v, 1);
+  else if (flag === "--for") s.forMinutes = positive(flag, v);
+  else if (flag === "--parallel") s.parallel = int(flag, v, 1);
+  else if (flag === "--replay-index") s.replayIndex = int(flag, v, 0);
+  else if (flag === "--out") s.outDir = needed(flag, v);
+  else if (flag === "--replay-file") s.replayFiles.push(needed(flag, v));
+  else if (flag === "--regions") s.regions = regionsOf(v);
+  else if (flag === "--unsafe") s.unsafe.push(guardOf(needed(flag, v)));
+  else throw new SimUsageError(`unknown argument ${flag}`);
+}
+
+function guardOf(name: string): string {
+  if (!(name in unsafeGuards()))
+    throw new SimUsageError(`--unsafe ${name}: known guards are ${Object.keys(unsafeGuards()).join(", ")}`);
+  return name;
 }
 
 /** How many Regions schedule `index` of a run plays. */

@@ -23,14 +23,23 @@ export class DynamoError extends Error {
 
   /** Set when the error concerns one item's data (in a transaction: a ValidationError reason, not a request error). */
   itemLevel = false;
+
+  /** Set on an update failing on its stored item: a transaction stops there (DynamoDB Local stops at it). */
+  haltsTransaction = false;
 }
 
-/** Marks errors raised while applying a write to its item, so a transaction reports them as that item's reason. */
-export function asItemLevel<T>(run: () => T): T {
+/**
+ * Marks errors raised while applying a write to its item, so a transaction reports them as that item's reason;
+ * `halts`: the transaction goes no further (an update expression failing on the stored item).
+ */
+export function asItemLevel<T>(run: () => T, halts = false): T {
   try {
     return run();
   } catch (e) {
-    if (e instanceof DynamoError) e.itemLevel = true;
+    if (e instanceof DynamoError) {
+      e.itemLevel = true;
+      e.haltsTransaction = halts;
+    }
     throw e;
   }
 }

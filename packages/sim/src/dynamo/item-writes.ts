@@ -121,7 +121,7 @@ export function prepareUpdate(model: DynamoModel, input: Record<string, unknown>
   checkIndexKeyPaths(table, actions);
   const before = table.items.get(key);
   checkCondition(model, parsed, before, input);
-  const after = asItemLevel(() => applyUpdate(before ?? keyItem, actions));
+  const after = asItemLevel(() => applyUpdate(before ?? keyItem, actions), true);
   checkItemKeys(table, after, true);
   asItemLevel(() => checkItemSize(after, true));
   return { write: { table, key, before, after }, actions };

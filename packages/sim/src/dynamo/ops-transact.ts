@@ -40,12 +40,12 @@ export function transactWriteItems(model: DynamoModel, input: Input): Input {
   const token = tokenState(model, input);
   if (token.replay) return {};
   const actions = entries.map(actionOf);
-  checkInputs(model, actions);
+  checkInputs(actions);
   const writes: Write[] = [];
   const targets = new Set<string>();
   // Actions run in order, each refused for its table, key or item, then for an item an earlier action targets (a
-  // refusal of the whole request, as on AWS), then planned. An update failing on its item (a ValidationError
-  // reason) stops the transaction there, as DynamoDB Local stops at it: later actions go unchecked.
+  // refusal of the whole request, as on AWS), then planned. An update expression failing on its stored item (a
+  // ValidationError reason) stops the transaction there, as DynamoDB Local stops at it: later actions go unchecked.
   let stopped = false;
   const reasons: Reason[] = actions.map(([kind, body]) => {
     if (stopped) return { Code: "None" };
@@ -55,9 +55,8 @@ export function transactWriteItems(model: DynamoModel, input: Input): Input {
       if (w) writes.push(w);
       return { Code: "None" };
     } catch (e) {
-      const reason = reasonFor(e, kind);
-      stopped = reason.Code === "ValidationError";
-      return reason;
+      stopped = e instanceof DynamoError && e.haltsTransaction;
+      return reasonFor(e, kind);
     }
   });
   if (reasons.some((r) => r.Code !== "None")) {

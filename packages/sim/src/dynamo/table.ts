@@ -105,15 +105,6 @@ export function checkPrimaryKey(table: Table, item: Item): void {
   }
 }
 
-/** Refuses an item (or a Key) whose primary or index key attributes present include one that is not a scalar. */
-export function checkKeyScalars(table: Table, item: Item): void {
-  const names = [table.key, ...[...table.indexes.values()].map((i) => i.key)].flatMap((k) => [k.hash, k.range]);
-  for (const n of names) {
-    const v = n ? item[n] : undefined;
-    if (v) checkScalar(v);
-  }
-}
-
 /** A key attribute that is not a string, number or binary at all (the text the service answers too). */
 function checkScalar(v: AttributeValue): void {
   const t = typeOf(v);

@@ -1,8 +1,8 @@
 import type { DynamoModel } from "./dynamo-model";
 import { DynamoError, validation } from "./errors";
 import { parseExpressions, requestKey } from "./item-writes";
-import { checkItemKeys, checkKeyScalars, encodeKey } from "./table";
-import { checkItem, type Item } from "./values";
+import { checkItemKeys, encodeKey } from "./table";
+import { checkItem } from "./values";
 
 type Input = Record<string, unknown>;
 
@@ -10,20 +10,15 @@ type Input = Record<string, unknown>;
 export type TransactAction = ["Put" | "Update" | "Delete" | "ConditionCheck", Input];
 
 /**
- * Refuses a TransactWriteItems request's invalid input before any action runs, in DynamoDB Local's order: action by
- * action, the attribute values it carries and its expressions; then, action by action, its table and any key
- * attribute (of the table or an index) that is not a scalar.
+ * Refuses a TransactWriteItems request's invalid input before any action runs, action by action, in DynamoDB Local's
+ * order: the attribute values an action carries, then its expressions.
  */
-export function checkInputs(model: DynamoModel, actions: TransactAction[]): void {
-  const items = actions.map(([kind, body]) => {
-    const item = checkItem((kind === "Put" ? body.Item : body.Key) as Record<string, unknown>);
+export function checkInputs(actions: TransactAction[]): void {
+  for (const [kind, body] of actions) {
+    checkItem((kind === "Put" ? body.Item : body.Key) as Record<string, unknown>);
     if (kind !== "ConditionCheck" || body.ConditionExpression !== undefined)
       parseExpressions(body, kind === "Update");
-    return item;
-  });
-  actions.forEach(([, body], i) => {
-    checkKeyScalars(model.table(body.TableName), items[i] as Item);
-  });
+  }
 }
 
 /**

@@ -99,7 +99,8 @@ export class StreamModel {
   /** Records one applied write; a table without a stream records nothing. */
   record(table: string, change: StreamChange, sequence: bigint): void {
     if (sequence > this.lastSequence) this.lastSequence = sequence;
-    const stream = this.streams.get(table) ?? (this.discoverNew(), this.streams.get(table));
+    if (!this.streams.has(table)) this.discoverNew();
+    const stream = this.streams.get(table);
     if (!stream) return;
     stream.shards.append(trimToView(change, stream.viewType), sequence);
     stream.last = sequence;
@@ -212,7 +213,8 @@ export class StreamModel {
 
   private byArn(arn: string): TableStream {
     const find = () => [...this.streams.values()].find((s) => s.arn === arn);
-    const stream = find() ?? (this.discoverNew(), find());
+    if (!find()) this.discoverNew();
+    const stream = find();
     if (!stream)
       throw new StreamsError(
         "ResourceNotFoundException",

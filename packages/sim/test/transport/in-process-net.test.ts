@@ -22,7 +22,10 @@ describe("loopback networking within one process", () => {
     // act
     const viaKernel = await new Promise<string>((resolve) => {
       const s = net.connect(psp?.port ?? 0, "127.0.0.1");
-      s.on("connect", () => (s.destroy(), resolve("connected")));
+      s.on("connect", () => {
+        s.destroy();
+        resolve("connected");
+      });
       s.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
     });
     // assess
