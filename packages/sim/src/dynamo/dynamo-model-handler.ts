@@ -2,6 +2,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { HttpHandlerOptions, HttpRequest, HttpResponse } from "@smithy/types";
 import type { DynamoModel } from "./dynamo-model";
 import { DynamoError } from "./errors";
+import { executeOperation } from "./operations";
 
 const TARGET_PREFIX = "DynamoDB_20120810.";
 const ERROR_NAMESPACE = "com.amazonaws.dynamodb.v20120810#";
@@ -75,7 +76,7 @@ export function dynamoModelHandler(model: DynamoModel): ModelRequestHandler {
       }
       try {
         const input = JSON.parse(bodyText(request.body)) as Record<string, unknown>;
-        return reply(200, model.execute(target.slice(TARGET_PREFIX.length), input));
+        return reply(200, executeOperation(model, target.slice(TARGET_PREFIX.length), input));
       } catch (e) {
         if (e instanceof SyntaxError) return errorReply(new DynamoError("SerializationException", e.message));
         return errorReply(e);

@@ -1,6 +1,5 @@
 import type { SimClock } from "../world/clock";
-import { noTable, unsupported } from "./errors";
-import { OPERATIONS } from "./operations";
+import { noTable } from "./errors";
 import { encodeKey, keyOf, type Table } from "./table";
 import { cloneItem, type Item, valuesEqual } from "./values";
 
@@ -60,17 +59,6 @@ export class DynamoModel {
   onChange(listener: (r: ChangeRecord) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-
-  /** Runs one operation of the JSON protocol on a request body, answering the reply body or throwing a DynamoError. */
-  execute(operation: string, input: Record<string, unknown>): Record<string, unknown> {
-    const op = OPERATIONS[operation];
-    if (!op) throw unsupported(`the operation ${operation}`);
-    // The model keeps no capacity or item-collection figures: asking for them is refused, not answered empty.
-    for (const p of ["ReturnConsumedCapacity", "ReturnItemCollectionMetrics"]) {
-      if (input[p] !== undefined && input[p] !== "NONE") throw unsupported(`${p}=${String(input[p])}`);
-    }
-    return op(this, input);
   }
 
   /** The named table, or DynamoDB's ResourceNotFoundException. */

@@ -1,4 +1,5 @@
 import type { DynamoModel } from "./dynamo-model";
+import { unsupported } from "./errors";
 import { batchGetItem, batchWriteItem } from "./ops-batch";
 import { deleteItem, getItem, putItem, updateItem } from "./ops-items";
 import { query, scan } from "./ops-query";
@@ -34,3 +35,21 @@ export const OPERATIONS: Record<string, Operation> = {
   TransactWriteItems: transactWriteItems,
   TransactGetItems: transactGetItems,
 };
+
+/**
+ * Runs one operation of the JSON protocol on a model, answering the reply body or throwing a DynamoError. Kept
+ * beside the operations rather than on the model, which they all use: no import circle between them.
+ */
+export function executeOperation(
+  model: DynamoModel,
+  operation: string,
+  input: Record<string, unknown>,
+): Record<string, unknown> {
+  const op = OPERATIONS[operation];
+  if (!op) throw unsupported(`the operation ${operation}`);
+  // The model keeps no capacity or item-collection figures: asking for them is refused, not answered empty.
+  for (const p of ["ReturnConsumedCapacity", "ReturnItemCollectionMetrics"]) {
+    if (input[p] !== undefined && input[p] !== "NONE") throw unsupported(`${p}=${String(input[p])}`);
+  }
+  return op(model, input);
+}

@@ -7,6 +7,7 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
 import type { ChangeRecord } from "../../src/dynamo/dynamo-model";
+import { executeOperation } from "../../src/dynamo/operations";
 import { world } from "./fixtures";
 
 describe("the change feed (onChange)", () => {
@@ -88,7 +89,7 @@ describe("the change feed (onChange)", () => {
 
   it("keeps expired items readable until sweepExpired deletes them with REMOVE records", async () => {
     const { doc, model, clock } = await world();
-    model.execute("UpdateTimeToLive", {
+    executeOperation(model, "UpdateTimeToLive", {
       TableName: "claims",
       TimeToLiveSpecification: { AttributeName: "expiration", Enabled: true },
     });
@@ -97,9 +98,13 @@ describe("the change feed (onChange)", () => {
     await doc.send(new PutCommand({ TableName: "claims", Item: { id: "live", expiration: nowS + 60 } }));
     const seen: ChangeRecord[] = [];
     model.onChange((r) => seen.push(r));
-    expect(model.execute("GetItem", { TableName: "claims", Key: { id: { S: "old" } } }).Item).toBeDefined();
+    expect(
+      executeOperation(model, "GetItem", { TableName: "claims", Key: { id: { S: "old" } } }).Item,
+    ).toBeDefined();
     expect(model.sweepExpired()).toBe(1);
     expect(seen.map((r) => [r.eventName, r.keys.id, r.byTtl])).toEqual([["REMOVE", { S: "old" }, true]]);
-    expect(model.execute("GetItem", { TableName: "claims", Key: { id: { S: "old" } } }).Item).toBeUndefined();
+    expect(
+      executeOperation(model, "GetItem", { TableName: "claims", Key: { id: { S: "old" } } }).Item,
+    ).toBeUndefined();
   });
 });

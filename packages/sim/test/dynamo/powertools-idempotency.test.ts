@@ -5,6 +5,7 @@ import {
 } from "@aws-lambda-powertools/idempotency";
 import { DynamoDBPersistenceLayer } from "@aws-lambda-powertools/idempotency/dynamodb";
 import { describe, expect, it } from "vitest";
+import { executeOperation } from "../../src/dynamo/operations";
 import { world } from "./fixtures";
 
 describe("Powertools idempotency's DynamoDB persistence layer on the model", () => {
@@ -23,7 +24,7 @@ describe("Powertools idempotency's DynamoDB persistence layer on the model", () 
     const second = await charge({ amount: 10 });
     expect(second).toEqual(first);
     expect(runs).toBe(1);
-    const stored = model.execute("Scan", { TableName: "claims" }).Items as Array<
+    const stored = executeOperation(model, "Scan", { TableName: "claims" }).Items as Array<
       Record<string, { S?: string }>
     >;
     expect(stored.map((i) => i.status?.S)).toEqual(["COMPLETED"]);
