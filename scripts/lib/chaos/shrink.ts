@@ -21,6 +21,21 @@ export async function shrinkViolation(
   client: ClientSwitches,
   log: (l: string) => void,
 ): Promise<RunRecord> {
+  const smallest = await shrinkWith(
+    (schedule) => runOne(api, schedule, client, failing.switches.server),
+    failing,
+    log,
+  );
+  return { ...smallest, seed: failing.seed, path: failing.path };
+}
+
+/** Shrinks a violating schedule, each candidate played by `play` (a stack of the emulators, or a simulated world). */
+export async function shrinkWith(
+  play: (schedule: Schedule) => Promise<RunRecord>,
+  failing: RunRecord,
+  log: (l: string) => void,
+  withinMs = SHRINK_WITHIN_MS,
+): Promise<RunRecord> {
   const checks = new Set(failing.violations.map((v) => v.check));
   let smallest = failing;
   let tries = 0;
@@ -29,17 +44,13 @@ export async function shrinkViolation(
   const arbitrary = needsTwoRegions(failing.schedule) ? twoRegions : scheduleArbitrary;
   const property = fc.asyncProperty(arbitrary, async (schedule: Schedule) => {
     tries += 1;
-    const record = await runOne(api, schedule, client, failing.switches.server);
+    const record = await play(schedule);
     const still = record.violations.some((v) => checks.has(v.check));
     if (still && schedule.steps.length <= smallest.schedule.steps.length) smallest = record;
     if (tries % 5 === 0)
       log(`  shrinking: ${tries} tries, smallest so far ${smallest.schedule.steps.length} steps`);
     return !still;
   });
-  await fc.check(property, {
-    examples: [[failing.schedule]],
-    numRuns: 1,
-    interruptAfterTimeLimit: SHRINK_WITHIN_MS,
-  });
-  return { ...smallest, seed: failing.seed, path: failing.path };
+  await fc.check(property, { examples: [[failing.schedule]], numRuns: 1, interruptAfterTimeLimit: withinMs });
+  return smallest;
 }
