@@ -4,7 +4,7 @@ import { hashesIn, runSim } from "./support";
 describe("the fault checker on the simulation (issue 42)", () => {
   it("plays one- and two-Region schedules on the whole stack in virtual time, with no violation", async () => {
     // act
-    const run = await runSim(["--seed", "20261206", "--runs", "12", "--parallel", "2", "--no-shrink"]);
+    const run = await runSim(["--seed", "20261206", "--runs", "40", "--parallel", "2", "--no-shrink"]);
     // assess
     expect(run.code, run.out).toBe(0);
     expect(run.out).toMatch(
