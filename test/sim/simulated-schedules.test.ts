@@ -8,7 +8,7 @@ describe("the fault checker on the simulation (issue 42)", () => {
     // assess
     expect(run.code, run.out).toBe(0);
     expect(run.out).toMatch(
-      /schedules\s+12 in \d+ s: [\d.]+ a minute \(6 in 1 Region\(s\), 6 in 2 Region\(s\)\)/,
+      /schedules\s+40 in \d+ s: [\d.]+ a minute \(20 in 1 Region\(s\), 20 in 2 Region\(s\)\)/,
     );
     expect(run.out).toMatch(/violations\s+0/);
     expect(run.out).toMatch(/region_(fail|partition)/);
