@@ -6,7 +6,7 @@ export interface SimSettings {
   /** Schedules to play (default: as many as `forMinutes` allows, else 100). */
   runs: number;
   forMinutes?: number;
-  /** 1, 2, or "mixed" (the default): even indexes one Region, odd ones both Regions with a failover. */
+  /** 1, 2, or "mixed" (the default): half the indexes one Region, half both Regions with a failover. */
   regions: 1 | 2 | "mixed";
   parallel: number;
   unsafe: string[];
@@ -24,7 +24,7 @@ export const SIM_USAGE = `usage: npm run sim -- [--seed <n>] [--runs <n>] [--for
   --seed          the run's seed (default: the time); schedule i of a seed is always the same one
   --runs          schedules to play (default 100; with --for, no limit but the time)
   --for           stop starting schedules after this many minutes
-  --regions       1, 2 (a failover in every schedule) or mixed (default: even indexes 1, odd 2)
+  --regions       1, 2 (a failover in every schedule) or mixed (default: half of each)
   --parallel      processes side by side (default 2, one per core)
   --unsafe        take a guard away to see the checker catch it: ${Object.keys(unsafeGuards()).join(", ")}
   --out           where violations and summary.json go (default sim-report)
@@ -90,9 +90,13 @@ function guardOf(name: string): string {
   return name;
 }
 
-/** How many Regions schedule `index` of a run plays. */
+/**
+ * How many Regions schedule `index` of a run plays. Mixed: pairs of indexes alternate (0 and 1 one Region, 2 and 3
+ * both), so each worker of a run, taking every other index, plays as many of each kind.
+ */
 export function regionsAt(regions: SimSettings["regions"], index: number): 1 | 2 {
-  return regions === "mixed" ? (index % 2 === 0 ? 1 : 2) : regions;
+  if (regions !== "mixed") return regions;
+  return Math.floor(index / 2) % 2 === 0 ? 1 : 2;
 }
 
 function regionsOf(v: string | undefined): SimSettings["regions"] {
