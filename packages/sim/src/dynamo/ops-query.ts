@@ -104,12 +104,15 @@ function operandsOf(c: Condition): Operand[] {
   }
 }
 
+/** Refuses a filter on the queried key's attributes, naming the hash key first when it uses both (as DynamoDB does). */
 function checkFilterKeys(filter: Condition | undefined, s: Source): void {
-  const keys = new Set([s.key.hash, s.key.range].filter(Boolean));
-  for (const o of filter ? operandsOf(filter) : []) {
-    if (o.kind !== "value" && keys.has(o.path[0] as string)) {
+  const used = new Set(
+    (filter ? operandsOf(filter) : []).flatMap((o) => (o.kind === "value" ? [] : [o.path[0]])),
+  );
+  for (const key of [s.key.hash, s.key.range]) {
+    if (key && used.has(key)) {
       throw validation(
-        `Filter Expression can only contain non-primary key attributes: Primary key attribute: ${String(o.path[0])}`,
+        `Filter Expression can only contain non-primary key attributes: Primary key attribute: ${key}`,
       );
     }
   }
