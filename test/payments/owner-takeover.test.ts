@@ -103,24 +103,39 @@ function countPspCharges(): { calls: number } {
   return seen;
 }
 
-/**
- * Holds each taker at its ledger read before the takeover until the other has read too (or `waitMs` passed);
- * the wait is long because on a loaded machine the second request can take seconds to reach its read.
- */
-function holdTakersAtTheLedgerRead(paymentId: string, waitMs = 25_000): void {
-  const ledger = paymentDeps().ledger;
-  const real = ledger.getPayment.bind(ledger);
-  let held = 0;
+/** Lets two callers through together: each waits until the other has arrived too (or `waitMs` passed). */
+function barrierOfTwo(waitMs: number): () => Promise<void> {
+  let arrived = 0;
   let release!: () => void;
   const both = new Promise<void>((r) => (release = r));
+  return async () => {
+    arrived += 1;
+    if (arrived >= 2) release();
+    await Promise.race([both, new Promise((r) => setTimeout(r, waitMs))]);
+  };
+}
+
+/**
+ * Makes the two takers race as tightly as the seed's trace: both read the dead owner (they meet at the ledger
+ * read before the takeover), and both takeover writes land before either charges (they meet again after it).
+ * Without the second meeting the first taker could charge and complete before the second wrote, which the
+ * guard-off test would then see as one taker (CI saw it once on a loaded machine). The waits are long because
+ * on a loaded machine the second request can take seconds to arrive.
+ */
+function holdTakersTogether(paymentId: string, waitMs = 25_000): void {
+  const { ledger, claims } = paymentDeps();
+  const readLedger = ledger.getPayment.bind(ledger);
+  const atRead = barrierOfTwo(waitMs);
   vi.spyOn(ledger, "getPayment").mockImplementation(async (id) => {
-    if (id !== paymentId) return real(id);
-    if (held > 0) release();
-    else {
-      held += 1;
-      await Promise.race([both, new Promise((r) => setTimeout(r, waitMs))]);
-    }
-    return real(id);
+    if (id === paymentId) await atRead();
+    return readLedger(id);
+  });
+  const takeOver = claims.table.takeOver.bind(claims.table);
+  const afterTakeover = barrierOfTwo(waitMs);
+  vi.spyOn(claims.table, "takeOver").mockImplementation(async (...args) => {
+    const taken = await takeOver(...args);
+    await afterTakeover();
+    return taken;
   });
 }
 
@@ -160,7 +175,7 @@ describe("3b: a crashed owner", () => {
     const token = await api().token("u1");
     await clockTo(leaseEnd + marginMs + 200);
     const psp = countPspCharges();
-    holdTakersAtTheLedgerRead(paymentId);
+    holdTakersTogether(paymentId);
     const takers = await Promise.all([api().pay(token, key, order42()), api().pay(token, key, order42())]);
     return { paymentId, takers, psp };
   }
