@@ -16,3 +16,9 @@ export const unsafe429IsUnknown = (): boolean => process.env.EO_TEST_UNSAFE_429_
  * reads many pages sends them as fast as the PSP answers, past the endpoint's and the account's caps (429s).
  */
 export const unsafeOneSlotPerLookup = (): boolean => process.env.EO_TEST_UNSAFE_ONE_SLOT_PER_LOOKUP === "1";
+
+/**
+ * Sends stamped after now (the clock stepped back) are kept as if recent: the next send waits for them to age,
+ * which is the whole step back (issue 42, found by the simulation).
+ */
+export const unsafeKeepFutureSends = (): boolean => process.env.EO_TEST_UNSAFE_KEEP_FUTURE_SENDS === "1";

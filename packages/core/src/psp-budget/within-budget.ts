@@ -2,7 +2,11 @@ import type { Clock } from "../clock/clock";
 import type { PspGate, PspOrigin, PspReply } from "../psp/psp-port";
 import { countSignal } from "../signals/signal-sink";
 import { type PspBudget, type PspEndpoint, SEARCH_ENDPOINT, type Slot } from "./psp-budget";
-import { unsafe429IsUnknown, unsafeOneSlotPerLookup } from "./psp-budget-test-switches";
+import {
+  unsafe429IsUnknown,
+  unsafeKeepFutureSends,
+  unsafeOneSlotPerLookup,
+} from "./psp-budget-test-switches";
 
 /** The least time a PSP call needs to be worth sending: a slot later than the deadline less this is no slot. */
 export const MIN_PSP_CALL_MS = 1_000;
@@ -123,7 +127,7 @@ async function sendTimeOf(endpoint: PspEndpoint, slot: Extract<Slot, { granted: 
     const now = Date.now();
     // A send stamped after now means the clock stepped back (an NTP step; a simulation's next world): it says
     // nothing about the last second, and waiting for it to age would wait out the step.
-    if ((sent.at(-1) ?? 0) > now) sent.length = 0;
+    if ((sent.at(-1) ?? 0) > now && !unsafeKeepFutureSends()) sent.length = 0;
     while (sent.length > 0 && (sent[0] as number) <= now - 1000) sent.shift();
     if (sent.length < perSecond) break;
     await sleep((sent[0] as number) + 1000 - now + 1);

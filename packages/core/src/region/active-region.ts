@@ -1,7 +1,7 @@
 import type { RegionRole } from "../config/switches";
 import { Refusal } from "../payment/payment-errors";
 import { countSignal } from "../signals/signal-sink";
-import { mayDrainDeliver, unsafeRelayDropsUnread } from "./delivery-window";
+import { mayDrainDeliver, unsafeRelayDropsUnread, unsafeTrustReadFromTheFuture } from "./delivery-window";
 import { namesActive, type RegionControl, type RegionControlStore } from "./region-control";
 import { type AuthorityRead, readBudgetMs, requestView } from "./request-view";
 
@@ -77,7 +77,8 @@ export function activeRegion(
   // A read stamped after now (the clock stepped back) is not reusable: its age cannot be told.
   const reusable = (maxAgeMs: number) => {
     const age = cached === undefined ? -1 : now() - cached.at;
-    return cached !== undefined && maxAgeMs > 0 && age >= 0 && age <= maxAgeMs ? cached : undefined;
+    const told = age >= 0 || unsafeTrustReadFromTheFuture();
+    return cached !== undefined && maxAgeMs > 0 && told && age <= maxAgeMs ? cached : undefined;
   };
   const read = async (maxAgeMs: number): Promise<Read> => {
     const view = requestView();

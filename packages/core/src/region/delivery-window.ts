@@ -49,3 +49,10 @@ export function mayDrainDeliver(
   const from = c.active_from ?? 0;
   return now < (unsafeDrainUntilSwitch() ? from : drainStopMs(from, t));
 }
+
+/**
+ * Test-only: EO_TEST_UNSAFE_TRUST_READ_FROM_THE_FUTURE=1 reuses a read of the authority stamped after now (the
+ * clock stepped back) as if it were fresh, so a Region acts on a view from before the step (issue 42).
+ */
+export const unsafeTrustReadFromTheFuture = (): boolean =>
+  process.env.EO_TEST_UNSAFE_TRUST_READ_FROM_THE_FUTURE === "1";
