@@ -13,7 +13,7 @@ import { loadTunables, type RegionRole } from "@eo/core";
 import { awsSides, type FailoverSides, Progress, runFailover } from "@eo/core/failover";
 import { localSides } from "../packages/local/src/region/local-sides";
 import { deployedActWindow } from "./lib/failover/deployed-act-window";
-import { localTargetsOf } from "./lib/failover/local-targets";
+import { localStackClock, localTargetsOf } from "./lib/failover/local-targets";
 import { targetAuthority } from "./lib/target/authority";
 import { dynamoIn } from "./lib/target/clients";
 import { findTarget } from "./lib/target/find-target";
@@ -118,6 +118,7 @@ async function main(): Promise<number> {
       rounds: 5,
       psp: pspOf(target),
       verifyHours: args.hours,
+      ...(target.local ? { now: await localStackClock(localTargetsOf(target)) } : {}),
     },
   );
   // A run that found the target named already switched nothing: it checked.

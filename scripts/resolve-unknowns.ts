@@ -12,6 +12,7 @@ import {
   settleUnknowns,
   unsafeOperatorResolverChecksOnce,
 } from "@eo/core";
+import { adoptLocalStackClock, localTargetsOf } from "./lib/failover/local-targets";
 import { refusalOf } from "./lib/script-env";
 import { regionToActOn } from "./lib/target/authority";
 import { findTarget } from "./lib/target/find-target";
@@ -62,6 +63,8 @@ async function useTarget(v: { local?: boolean; stage?: string; env?: boolean; re
   for (const k of ["CONTROL_TABLE_REGION", "CLAIM_TABLE_REGION", "CONTROL_ENDPOINT_URL"])
     delete process.env[k];
   Object.assign(process.env, resolverEnvironment(target, role, psp));
+  // The local stack's clock may have been moved: the gate compares `active_from` on it (region-wiring.ts).
+  if (target.local) await adoptLocalStackClock(localTargetsOf(target));
   return `the ${role} Region (${target.regions[role].region}; ${why}) of ${target.where}`;
 }
 

@@ -13,7 +13,7 @@ import { type ClientSwitches, describeSchedule, needsTwoRegions } from "./lib/ch
 import { playInWorld, useChaosEnv, warmUp } from "./lib/sim/play-in-world";
 import { runWorkers } from "./lib/sim/run-workers";
 import { historyLines, replayCommand } from "./lib/sim/sim-report";
-import { regionsAt, SIM_USAGE, type SimSettings, SimUsageError, simSettings } from "./lib/sim/sim-settings";
+import { kindAt, SIM_USAGE, type SimSettings, SimUsageError, simSettings } from "./lib/sim/sim-settings";
 import { shrinkInWorld } from "./lib/sim/sim-shrink";
 
 const log = (line: string) => console.log(line);
@@ -42,12 +42,17 @@ async function replayOne(s: SimSettings, client: ClientSwitches, path?: string):
   const file = path ? (JSON.parse(readFileSync(path, "utf8")) as Partial<RunRecord>) : undefined;
   const seed = file ? (file.seed ?? 0) : s.seed;
   const index = file ? Number(file.path ?? indexOfName(path as string)) : (s.replayIndex as number);
-  const regions = file?.schedule && needsTwoRegions(file.schedule) ? 2 : regionsAt(s.regions, index);
+  const kind = kindAt(s, index);
+  const regions = file?.schedule && needsTwoRegions(file.schedule) ? 2 : kind.regions;
   log(
     `\nreplaying schedule ${index} of seed ${seed} (${regions} Region(s))${path ? ` as ${path} holds it` : ""}`,
   );
   await warmUp(regions);
-  const { record, historyHash } = await playInWorld({ seed, index, regions }, file?.schedule, client);
+  const { record, historyHash } = await playInWorld(
+    { seed, index, regions, realWorld: kind.realWorld },
+    file?.schedule,
+    client,
+  );
   log(describeSchedule(record.schedule));
   if (!path || record.violations.length > 0) for (const line of historyLines(record)) log(line);
   for (const v of record.violations) log(`  VIOLATION ${v.check}: ${v.reason}`);
@@ -78,7 +83,7 @@ async function main(): Promise<number> {
     log("\nshrinking it in its own world...");
     const { env, client } = switchesOf(s.unsafe);
     useChaosEnv(env);
-    const at = { seed: s.seed, index: first.index, regions: regionsAt(s.regions, first.index) };
+    const at = { seed: s.seed, index: first.index, ...kindAt(s, first.index) };
     await warmUp(at.regions);
     const shrunk = await shrinkInWorld(at, record, client, log);
     const { writeFileSync } = await import("node:fs");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { clock } from "../../packages/core/src/clock/clock";
 import { authorityStore } from "../../packages/local/src/region/control-table";
 import { regionHandlerEnv } from "../../packages/local/src/stack/handler-env";
 import { ApiClient, newKey, order42 } from "../support/api-client";
@@ -147,5 +148,6 @@ async function activeFromAhead(): Promise<void> {
   const authority = await authorityStore(stack().emulators).read();
   const epoch = (authority?.epoch ?? 0) + 1;
   const next = { active: "primary" as const, epoch, updated_at: Date.now(), reason: "test: failover" };
-  await authorityStore(stack().emulators).write({ ...next, active_from: Date.now() + 60_000 });
+  // On the stack's clock, which the gates compare `active_from` with.
+  await authorityStore(stack().emulators).write({ ...next, active_from: clock.now() + 60_000 });
 }

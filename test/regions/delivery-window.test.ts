@@ -8,6 +8,7 @@ import {
   type RegionControl,
   type RegionRole,
 } from "../../packages/core/src";
+import { clock } from "../../packages/core/src/clock/clock";
 import { authorityStore, regionDocumentClient } from "../../packages/local/src/region/control-table";
 import { ApiClient } from "../support/api-client";
 import { useLocalStack } from "../support/local-stack";
@@ -115,7 +116,8 @@ async function plannedFailoverWithADeliveryInTheWindow(inMs: number) {
   await api("primary").local("POST", "/replication", { paused: true });
   const authority = authorityStore(stack().emulators);
   const epoch = ((await authority.read())?.epoch ?? 0) + 1;
-  const activeFrom = Date.now() + inMs;
+  // On the stack's clock, which the gates compare `active_from` with (an earlier test here moved it).
+  const activeFrom = clock.now() + inMs;
   const next: RegionControl = {
     active: "standby",
     epoch,
@@ -128,7 +130,7 @@ async function plannedFailoverWithADeliveryInTheWindow(inMs: number) {
   await controlSeen();
   // act: the primary's relay meets the event inside the window
   await committedEvent(merchant, ["primary", "standby"]);
-  await new Promise((r) => setTimeout(r, Math.max(0, activeFrom - Date.now())));
+  await new Promise((r) => setTimeout(r, Math.max(0, activeFrom - clock.now())));
   await controlSeen();
   await api("primary").local("POST", "/clock", { advance_s: 180 });
   await api("standby").local("POST", "/run/sweeps");

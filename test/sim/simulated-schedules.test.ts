@@ -8,7 +8,7 @@ describe("the fault checker on the simulation (issue 42)", () => {
     // assess
     expect(run.code, run.out).toBe(0);
     expect(run.out).toMatch(
-      /schedules\s+40 in \d+ s: [\d.]+ a minute \(20 in 1 Region\(s\), 20 in 2 Region\(s\)\)/,
+      /schedules\s+40 in \d+ s: [\d.]+ a minute \(20 one-Region, 10 two-Region classic, 10 two-Region real-world\)/,
     );
     expect(run.out).toMatch(/violations\s+0/);
     expect(run.out).toMatch(/region_(fail|partition)/);

@@ -16,7 +16,7 @@ const orderWithDeclines: fc.Arbitrary<OrderSpec> = fc.record({
   declined: fc.integer({ min: 0, max: 7 }).map((d) => d === 0),
 });
 
-const payFault: fc.Arbitrary<PayFault> = fc.oneof(
+export const payFault: fc.Arbitrary<PayFault> = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ kind: "none" as const }) },
   { weight: 2, arbitrary: fc.constant({ kind: "psp_lose_reply" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "psp_delay_past_deadline" as const }) },
@@ -40,9 +40,10 @@ const payFault: fc.Arbitrary<PayFault> = fc.oneof(
   },
 );
 
-const orderIndex = fc.nat({ max: 3 });
+export const orderIndex = fc.nat({ max: 3 });
 
-const step: fc.Arbitrary<Step> = fc.oneof(
+/** One client step of the classic nemesis (pay, resolve, cancel, later, a job, a redelivery). */
+export const step: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 8,
     arbitrary: fc.record(
@@ -93,7 +94,7 @@ export const scheduleArbitrary: fc.Arbitrary<Schedule> = fc.record({
 // yet shipped), and it may come back before the schedule ends; the quiesce brings back one that did not.
 // A partition keeps the cut-off Region running and the phones on their old routing until a reroute; a recovery
 // or a heal comes by itself, and the failover command is run again late or never.
-const regionStep: fc.Arbitrary<Step> = fc.oneof(
+export const regionStep: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ op: "region_fail" as const }) },
   { weight: 2, arbitrary: fc.constant({ op: "region_partition" as const }) },
   { weight: 2, arbitrary: fc.constant({ op: "region_recover" as const }) },
@@ -146,7 +147,8 @@ export const stalledReplicationScheduleArbitrary: fc.Arbitrary<Schedule> = twoRe
   ),
 );
 
-function twoRegionSchedules(
+/** Two-Region schedules from the given Region and client steps, where a Region fails over a payment a later step meets. */
+export function twoRegionSchedules(
   regionSteps: fc.Arbitrary<Step>,
   clientSteps: fc.Arbitrary<Step> = step,
 ): fc.Arbitrary<Schedule> {

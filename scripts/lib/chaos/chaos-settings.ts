@@ -16,17 +16,21 @@ export interface ChaosSettings {
   forMinutes?: number;
   /** With two Regions: the nemesis may also stall replication (another generator: other schedules per seed). */
   stallReplication?: boolean;
+  /** With two Regions: what the real world adds (lagging lookups, throttled stream reads, a refund in flight). */
+  realWorld?: boolean;
 }
 
 export const USAGE = `usage: npm run chaos -- [--runs <n>] [--parallel <stacks>] [--seed <n>] [--replay <file>]
                         [--unsafe <guard>]... [--out <dir>] [--for <minutes>] [--regions 1|2]
-                        [--no-shrink] [--stall-replication]
+                        [--no-shrink] [--stall-replication] [--real-world]
   --runs       schedules to play (default 100)
   --parallel   local stacks side by side, each on ports of 0 (default 1)
   --seed       the generator's seed (default: the time); a run is replayed by its seed and index
   --regions    1 (default): the primary Region; 2: both Regions, each schedule fails one and fails over
   --stall-replication  with --regions 2: the nemesis may also stall replication until a Region comes back
                (settle and cancel on one side, the older copy on the other); a seed then draws other schedules
+  --real-world  with --regions 2: the nemesis adds what the real world does (stalled replication with a refund in
+               flight, lagging PSP lookups after a failover, throttled stream reads), as \`npm run sim\` plays them
   --replay     play the schedule a violation wrote (its switches included) and judge it again
   --unsafe     take a guard away to see the checker catch it: ${Object.keys(unsafeGuards()).join(", ")}
   --out        where violations and summary.json go (default chaos-report)
@@ -75,6 +79,7 @@ export function chaosSettings(argv: string[]): ChaosSettings {
     else if (flag === "--out") s.outDir = value();
     else if (flag === "--no-shrink") s.shrink = false;
     else if (flag === "--stall-replication") s.stallReplication = true;
+    else if (flag === "--real-world") s.realWorld = true;
     else if (flag === "--for") s.forMinutes = positive(flag, value());
     else if (flag === "--regions") {
       const n = value();
@@ -88,6 +93,9 @@ export function chaosSettings(argv: string[]): ChaosSettings {
     } else throw new UsageError(`unknown argument ${flag}`);
   }
   if (s.stallReplication && s.regions !== 2) throw new UsageError("--stall-replication needs --regions 2");
+  if (s.realWorld && s.regions !== 2) throw new UsageError("--real-world needs --regions 2");
+  if (s.realWorld && s.stallReplication)
+    throw new UsageError("--real-world already stalls replication: give one of the two");
   if (s.parallel > 8)
     throw new UsageError("--parallel is at most 8 (each stack is a DynamoDB Local, fauxqs and SES)");
   return s;

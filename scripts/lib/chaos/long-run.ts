@@ -11,6 +11,7 @@ import { ChaosApi } from "./chaos-api";
 import { type ChaosSettings, switchesOf } from "./chaos-settings";
 import { chaosEnv } from "./chaos-stack";
 import type { RunRecord } from "./history";
+import { realWorldScheduleArbitrary } from "./real-world-arbitraries";
 import { runOne } from "./run-one";
 import type { ClientSwitches, Schedule } from "./schedule";
 
@@ -53,8 +54,18 @@ export async function startChaosStack(
 }
 
 /** The schedules of a run, in order: schedule i of a seed (and a number of Regions) is always the same one. */
-export function schedulesOf(seed: number, runs: number, regions: 1 | 2 = 1, stall = false): Schedule[] {
-  const twoRegions = stall ? stalledReplicationScheduleArbitrary : twoRegionScheduleArbitrary;
+export function schedulesOf(
+  seed: number,
+  runs: number,
+  regions: 1 | 2 = 1,
+  nemesis: "classic" | "stall" | "real-world" = "classic",
+): Schedule[] {
+  const twoRegions =
+    nemesis === "real-world"
+      ? realWorldScheduleArbitrary
+      : nemesis === "stall"
+        ? stalledReplicationScheduleArbitrary
+        : twoRegionScheduleArbitrary;
   return fc.sample(regions === 2 ? twoRegions : scheduleArbitrary, { seed, numRuns: runs });
 }
 
@@ -70,7 +81,8 @@ export async function longRun(s: ChaosSettings, log: (l: string) => void): Promi
   const stacks = await Promise.all(
     Array.from({ length: s.parallel }, () => startChaosStack(env, log, s.regions)),
   );
-  const schedules = schedulesOf(s.seed, s.runs, s.regions, s.stallReplication);
+  const nemesis = s.realWorld ? "real-world" : s.stallReplication ? "stall" : "classic";
+  const schedules = schedulesOf(s.seed, s.runs, s.regions, nemesis);
   const summary: ChaosSummary = {
     seed: s.seed,
     regions: s.regions,

@@ -65,7 +65,7 @@ async function cutActiveRegion(api: ChaosApi, history: History, how: Cut) {
     `${from} ${cut.said} with ${view.replication.pending} change(s) not yet replicated`,
   );
   await api.local("POST", `/psp/webhooks-to/${to}`);
-  await onCall(res, history, to, true, `failover ${from} → ${to}`);
+  await onCall(api, res, history, to, true, `failover ${from} → ${to}`);
   return toUrl;
 }
 
@@ -88,7 +88,7 @@ export async function bringBackRegions(api: ChaosApi, history: History): Promise
 /** The on-call engineer runs the failover command again, late: it names the active Region, so it only checks. */
 export async function failoverAgain(api: ChaosApi, history: History): Promise<void> {
   const { res, view } = await readRegions(api);
-  await onCall(res, history, activeRole(view), false, `failover → ${activeRole(view)} again`);
+  await onCall(api, res, history, activeRole(view), false, `failover → ${activeRole(view)} again`);
 }
 
 /** Points the clients at the active Region's API: the phones learn the new routing. */
@@ -98,8 +98,15 @@ export async function followActiveRegion(api: ChaosApi): Promise<void> {
   if (url && runningRoles(res).length > 1) api.retarget(url);
 }
 
-async function onCall(res: ChaosResources, history: History, to: Role, force: boolean, op: string) {
-  const out = await failover(res, to, force);
+async function onCall(
+  api: ChaosApi,
+  res: ChaosResources,
+  history: History,
+  to: Role,
+  force: boolean,
+  op: string,
+) {
+  const out = await failover(api, res, to, force);
   history.add({
     process: "on-call",
     type: out.code === 0 || out.code === 3 ? "ok" : "info",
@@ -110,7 +117,12 @@ async function onCall(res: ChaosResources, history: History, to: Role, force: bo
 
 // The failover's own verification lists the PSP's charges of the last hour by the wall clock; the chaos clock
 // runs ahead of it, so that list would be every charge of the stack's life. The checker judges lost payments.
-async function failover(res: ChaosResources, to: Role, force: boolean): Promise<FailoverOutcome> {
+async function failover(
+  api: ChaosApi,
+  res: ChaosResources,
+  to: Role,
+  force: boolean,
+): Promise<FailoverOutcome> {
   const origin = (r: Role) => new URL(res.regions[r].api ?? "http://127.0.0.1:0").origin;
   const sides = localSides({
     dynamodb: res.endpoints.dynamodb,
@@ -121,8 +133,21 @@ async function failover(res: ChaosResources, to: Role, force: boolean): Promise<
     new Progress(() => undefined),
     sides,
     { to, dryRun: false, force },
-    LOCAL_FAILOVER_SETTINGS,
+    { ...LOCAL_FAILOVER_SETTINGS, now: await stackClock(api) },
   );
+}
+
+/**
+ * The stack's clock, as the on-call engineer's machine reads it (the stack may run in another process). Schedules
+ * move the stack's clock forward (`later`): a failover stamped on this process's clock would put `active_from` an
+ * hour before the Regions' now, and a "not found" that may lag would count as final at once (a false VOID, found by
+ * the real-world nemesis; in AWS there is one clock). The offset is read once per failover.
+ */
+async function stackClock(api: ChaosApi): Promise<() => number> {
+  const sent = Date.now();
+  const { now } = await api.local<{ now: number }>("GET", "/clock");
+  const offsetMs = now - Math.round((sent + Date.now()) / 2);
+  return () => Date.now() + offsetMs;
 }
 
 /** Replication resumes after a stall (a no-op when it was not paused), as the Regions that came back reconnect. */

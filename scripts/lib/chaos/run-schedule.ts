@@ -1,5 +1,6 @@
 import { advanceWhenPspIdle } from "./advance-when-psp-idle";
 import type { Answer, ChaosApi } from "./chaos-api";
+import { CHAOS_TIMING } from "./chaos-timing";
 import { History } from "./history";
 import {
   bringBackRegions,
@@ -11,18 +12,9 @@ import {
 } from "./region-nemesis";
 import type { RegionsView } from "./resources";
 import type { AsyncCrashPoint, CancelFault, ClientSwitches, PayFault, Schedule, Step } from "./schedule";
+import { CANCEL_OUTAGE_MS, LOOKUP_LAGS, payFaultBody, STREAM_THROTTLE_MS } from "./step-faults";
 
-/** The timing the chaos stack runs with (scripts/lib/chaos/chaos-stack.ts sets it); faults are sized by it. */
-// The deadline leaves the PSP call its minimum second (MIN_PSP_CALL_MS) after the clock margin.
-export const CHAOS_TIMING = {
-  deadlineMs: 1_500,
-  clockMarginMs: 100,
-  takeoverMarginMs: 400,
-  webhookDelayMs: 300,
-  // The shipped wait before a saved PSP 5xx with no charge found becomes a decline (hours): the quiesce moves the
-  // clock past it, so that a schedule's injected 5xx settles the way it would after that wait in production.
-  saved5xxSettleS: 4 * 3_600,
-} as const;
+export { CHAOS_TIMING } from "./chaos-timing";
 
 /** The names one run uses: its own callers, merchants and keys, so that runs on one stack never meet. */
 export interface RunNames {
@@ -79,9 +71,9 @@ class Player {
   async play(step: Step, index: number): Promise<void> {
     switch (step.op) {
       case "pay":
-        return this.pay(step.order, step.fault, step.asyncCrash);
+        return this.pay(step.order, step.fault, step.asyncCrash, step.streamThrottle);
       case "resolve":
-        return void (await this.resolve(step.order));
+        return void (await this.resolve(step.order, step.lookupLag));
       case "new_key":
         return this.newKey(step.order);
       case "cancel":
@@ -90,8 +82,7 @@ class Player {
         this.history.add({ process: "nemesis", type: "fault", op: `clock+${step.seconds}s` });
         return void (await advanceWhenPspIdle(this.api, step.seconds));
       case "job":
-        this.history.add({ process: "scheduler", type: "invoke", op: step.job });
-        return void (await this.api.local("POST", `/run/${step.job}`));
+        return this.job(step.job, step.lookupLag);
       case "redeliver":
         return this.redeliver(step.order);
       case "region_fail":
@@ -140,15 +131,20 @@ class Player {
     if (typeof a.body.payment_id === "string") this.view.paymentIds[index] = a.body.payment_id;
   }
 
-  private async pay(i: number, fault: PayFault, asyncCrash?: AsyncCrashPoint): Promise<void> {
+  private async pay(
+    i: number,
+    fault: PayFault,
+    asyncCrash?: AsyncCrashPoint,
+    streamThrottle?: boolean,
+  ): Promise<void> {
     const o = this.order(i);
     const key = this.keyFor(o.index, this.switches.newKeyPerRetry === true);
     const armed = {
       ...payFaultBody(fault),
       ...(asyncCrash && fault.kind !== "crash" ? { crash_at: asyncCrash } : {}),
+      ...(streamThrottle ? { stream_read_throttle_ms: STREAM_THROTTLE_MS } : {}),
     };
-    for (const [name, value] of Object.entries(armed))
-      await this.api.local("POST", "/faults", { [name]: value, n: 1 });
+    await this.arm(armed);
     let ran = false;
     const send = async (process: string) => {
       this.history.add({ process, type: "invoke", op: "pay", order: o.index, key });
@@ -165,16 +161,36 @@ class Player {
     } else await send(o.process);
     // The relay and the worker reach an async crash point a moment after the answer; a refused pay never does.
     if (armed.crash_at && asyncCrash && ran) await this.waitTaken("crash_at", 2_500);
+    // The mapping meets the throttle at its next read, a moment after the payment's records are written.
+    if (streamThrottle && ran) await this.waitTaken("stream_read_throttle_ms", 2_500);
     await this.settleFaults(armed);
   }
 
-  private async resolve(i: number): Promise<string | undefined> {
+  /** A scheduled job's pass, with the PSP's lookups by reference lagging through it when the step says so. */
+  private async job(job: "resolver" | "sweeps", lookupLag?: boolean): Promise<void> {
+    const armed = lookupLag ? { psp_search_lag: 1 } : {};
+    await this.arm(armed, LOOKUP_LAGS.pass);
+    this.history.add({ process: "scheduler", type: "invoke", op: job });
+    await this.api.local("POST", `/run/${job}`);
+    await this.settleFaults(armed);
+  }
+
+  /** Arms each fault for `n` occurrences. */
+  private async arm(armed: Record<string, unknown>, n = 1): Promise<void> {
+    for (const [name, value] of Object.entries(armed))
+      await this.api.local("POST", "/faults", { [name]: value, n });
+  }
+
+  private async resolve(i: number, lookupLag?: boolean): Promise<string | undefined> {
     const o = this.order(i);
     const key = this.keyFor(o.index, false);
+    const armed = lookupLag ? { psp_search_lag: 1 } : {};
+    await this.arm(armed, LOOKUP_LAGS.resolve);
     this.history.add({ process: o.process, type: "invoke", op: "resolve", order: o.index, key });
     const a = await this.api.resolve(o.caller, key);
     this.heard(o.index, a);
     this.history.answered(o.process, "resolve", o.index, key, a);
+    await this.settleFaults(armed);
     return a.status === 200 ? String(a.body.state) : undefined;
   }
 
@@ -197,8 +213,7 @@ class Player {
         : fault === "crash"
           ? { crash_at: "cancel.after_psp" }
           : {};
-    for (const [name, value] of Object.entries(armed))
-      await this.api.local("POST", "/faults", { [name]: value, n: 1 });
+    await this.arm(armed);
     // An outage, not a count: the refund is refused at the PSP's edge and stays in flight; it ends with the cancel.
     if (fault === "psp_outage") await this.api.local("POST", "/faults", { psp_outage_ms: CANCEL_OUTAGE_MS });
     this.history.add({
@@ -246,36 +261,6 @@ class Player {
     const { cleared } = await this.api.local<{ cleared: Record<string, unknown> }>("DELETE", "/faults");
     for (const [name, value] of Object.entries(armed))
       if (!(name in cleared)) this.history.fired(name === "crash_at" ? `crash_at ${String(value)}` : name);
-  }
-}
-
-/** Long enough to refuse a cancel's refund at the PSP's edge; cleared as soon as the cancel answered. */
-const CANCEL_OUTAGE_MS = 3_000;
-
-/** The `/_local/faults` body that arms a pay fault for one occurrence. */
-function payFaultBody(f: PayFault): Record<string, string | number> {
-  switch (f.kind) {
-    case "none":
-      return {};
-    case "psp_lose_reply":
-      return { psp_lose_reply: 1 };
-    case "psp_delay_past_deadline":
-      return { psp_delay_ms: CHAOS_TIMING.deadlineMs + 400 };
-    case "psp_fail":
-      return { psp_fail: f.status };
-    case "psp_429":
-      return { psp_rate_limit: 1 };
-    case "crash":
-      return { crash_at: f.point };
-    case "paused_owner":
-      // Long enough for the retry (sent after the lease and the margin) to take over and finish first.
-      return { stall_after_psp_ms: CHAOS_TIMING.deadlineMs + CHAOS_TIMING.takeoverMarginMs + 1_500 };
-    case "webhook":
-      return f.how === "early"
-        ? { psp_webhook_early: 1 }
-        : f.how === "late"
-          ? { psp_webhook_late_ms: 2_500 }
-          : { psp_webhook_twice: 1 };
   }
 }
 

@@ -51,10 +51,13 @@ export type AsyncCrashPoint = (typeof ASYNC_CRASH_POINTS)[number];
 
 /** One step of a schedule. */
 export type Step =
-  /** Pay (or pay again with the same key: the client's retry after a timeout or a 202). */
-  | { op: "pay"; order: number; fault: PayFault; asyncCrash?: AsyncCrashPoint }
-  /** "Did it go through?": resolve the order's current key. */
-  | { op: "resolve"; order: number }
+  /**
+   * Pay (or pay again with the same key: the client's retry after a timeout or a 202). `streamThrottle`: the
+   * mapping's stream reads are throttled as the payment's records arrive (its events reach the relay late).
+   */
+  | { op: "pay"; order: number; fault: PayFault; asyncCrash?: AsyncCrashPoint; streamThrottle?: boolean }
+  /** "Did it go through?": resolve the order's current key; `lookupLag`: the PSP's lookup by reference lags. */
+  | { op: "resolve"; order: number; lookupLag?: boolean }
   /** A client that heard VOID from resolve pays the same order again with a new key. */
   | { op: "new_key"; order: number }
   /**
@@ -64,7 +67,8 @@ export type Step =
   | { op: "cancel"; order: number; fault: CancelFault }
   /** The clock jumps: the buyer comes back after seconds or hours. */
   | { op: "later"; seconds: number }
-  | { op: "job"; job: "resolver" | "sweeps" }
+  /** A scheduled job runs; `lookupLag`: the PSP's lookups by reference lag during its pass. */
+  | { op: "job"; job: "resolver" | "sweeps"; lookupLag?: boolean }
   /** The PSP delivers every webhook of the order's payment again, oldest first (twice, out of order). */
   | { op: "redeliver"; order: number }
   /** The active Region fails within the replication lag, and the on-call engineer fails over (forced). */
@@ -113,13 +117,15 @@ export function describeSchedule(s: Schedule): string {
   const steps = s.steps.map((st) => {
     switch (st.op) {
       case "pay":
-        return `pay#${st.order}${st.fault.kind === "none" ? "" : `[${faultText(st.fault)}]`}${st.asyncCrash ? `{${st.asyncCrash}}` : ""}`;
+        return `pay#${st.order}${st.fault.kind === "none" ? "" : `[${faultText(st.fault)}]`}${st.asyncCrash ? `{${st.asyncCrash}}` : ""}${st.streamThrottle ? "{stream_throttle}" : ""}`;
+      case "resolve":
+        return `resolve#${st.order}${st.lookupLag ? "[lookup_lag]" : ""}`;
       case "cancel":
         return `cancel#${st.order}${st.fault === "none" ? "" : `[${st.fault}]`}`;
       case "later":
         return `later(${st.seconds}s)`;
       case "job":
-        return st.job;
+        return `${st.job}${st.lookupLag ? "[lookup_lag]" : ""}`;
       case "region_fail":
       case "region_recover":
       case "region_partition":

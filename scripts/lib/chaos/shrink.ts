@@ -6,6 +6,7 @@ import {
 } from "./arbitraries";
 import type { ChaosApi } from "./chaos-api";
 import type { RunRecord } from "./history";
+import { drawsRealWorld, realWorldShrinkable } from "./real-world-arbitraries";
 import { runOne } from "./run-one";
 import { type ClientSwitches, needsTwoRegions, type Schedule } from "./schedule";
 
@@ -40,7 +41,11 @@ export async function shrinkWith(
   let smallest = failing;
   let tries = 0;
   const stalls = failing.schedule.steps.some((st) => st.op === "replication_stall");
-  const twoRegions = stalls ? stalledReplicationScheduleArbitrary : twoRegionScheduleArbitrary;
+  const twoRegions = drawsRealWorld(failing.schedule)
+    ? realWorldShrinkable()
+    : stalls
+      ? stalledReplicationScheduleArbitrary
+      : twoRegionScheduleArbitrary;
   const arbitrary = needsTwoRegions(failing.schedule) ? twoRegions : scheduleArbitrary;
   const property = fc.asyncProperty(arbitrary, async (schedule: Schedule) => {
     tries += 1;

@@ -1,4 +1,4 @@
-import type { RegionRole } from "@eo/core";
+import { advanceClock, clock, type RegionRole } from "@eo/core";
 import type { LocalTargets } from "../../../packages/local/src/region/local-sides";
 import type { Target } from "../target/target";
 
@@ -12,4 +12,34 @@ export function localTargetsOf(t: Target): LocalTargets {
     regions: { primary: t.regions.primary.region, standby: t.regions.standby.region },
     authorityRegion: t.authority.regions[0],
   };
+}
+
+/**
+ * The local stack's clock as this process reads it (`GET /_local/clock` on whichever API answers), so that
+ * `active_from` is stamped on the clock its Regions compare it with even after tests moved it; this process's own
+ * clock when neither answers.
+ */
+export async function localStackClock(t: LocalTargets): Promise<() => number> {
+  for (const api of [t.apis.primary, t.apis.standby].filter(Boolean)) {
+    const sent = Date.now();
+    const res = await fetch(`${api}/_local/clock`, { signal: AbortSignal.timeout(3_000) }).catch(
+      () => undefined,
+    );
+    if (!res?.ok) continue;
+    const { now } = (await res.json()) as { now: number };
+    const offsetMs = now - Math.round((sent + Date.now()) / 2);
+    return () => Date.now() + offsetMs;
+  }
+  return Date.now;
+}
+
+/**
+ * Moves this process's clock to the local stack's (tests move the stack's forward), so that a script acting on the
+ * stack's tables compares `active_from` and deadlines on the clock its Regions use.
+ */
+export async function adoptLocalStackClock(t: LocalTargets): Promise<void> {
+  const stackNow = await localStackClock(t);
+  const behindMs = stackNow() - clock.now();
+  // Only forward, as the stack's clock moves; a few ms either way are the request's own time.
+  if (behindMs > 1_000) advanceClock(behindMs);
 }

@@ -6,6 +6,7 @@ import { scheduleArbitrary, twoRegionScheduleArbitrary } from "../chaos/arbitrar
 import { ChaosApi } from "../chaos/chaos-api";
 import { CHAOS_STACK_OPTIONS, CHAOS_TWO_REGION_OPTIONS, chaosEnv } from "../chaos/chaos-stack";
 import type { RunRecord } from "../chaos/history";
+import { realWorldScheduleArbitrary } from "../chaos/real-world-arbitraries";
 import { runOne } from "../chaos/run-one";
 import { type ClientSwitches, needsTwoRegions, type Schedule } from "../chaos/schedule";
 
@@ -18,6 +19,8 @@ export interface SimSchedule {
   seed: number;
   index: number;
   regions: 1 | 2;
+  /** Two-Region schedules only: drawn with what the real world adds to the nemesis. */
+  realWorld?: boolean;
 }
 
 /** What one schedule's play gave: the checker's record and the hash of its history (the same on every replay). */
@@ -35,7 +38,12 @@ export function indexSeed(seed: number, index: number, salt = 0): number {
 
 /** The schedule a run's index plays: drawn from its own seed, so no earlier schedule need be drawn first. */
 export function scheduleAt(s: SimSchedule): Schedule {
-  const arbitrary = s.regions === 2 ? twoRegionScheduleArbitrary : scheduleArbitrary;
+  const arbitrary =
+    s.regions === 1
+      ? scheduleArbitrary
+      : s.realWorld
+        ? realWorldScheduleArbitrary
+        : twoRegionScheduleArbitrary;
   return fc.sample(arbitrary, { seed: indexSeed(s.seed, s.index), numRuns: 1 })[0] as Schedule;
 }
 

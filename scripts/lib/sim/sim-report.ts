@@ -5,7 +5,8 @@ import type { SimSettings } from "./sim-settings";
 export interface SimSummary {
   seed: number;
   runs: number;
-  byRegions: Record<string, number>;
+  /** Schedules played by kind (one-Region, two-Region classic, two-Region real-world). */
+  byKind: Record<string, number>;
   seconds: number;
   schedulesPerMinute: number;
   virtualSeconds: number;
@@ -18,17 +19,16 @@ export interface SimSummary {
 /** The one command that plays schedule `index` of the run again, byte for byte. */
 export function replayCommand(s: SimSettings, index: number): string {
   const unsafe = s.unsafe.map((u) => ` --unsafe ${u}`).join("");
-  return `npm run sim -- --seed ${s.seed} --regions ${s.regions} --replay-index ${index}${unsafe}`;
+  return `npm run sim -- --seed ${s.seed} --regions ${s.regions} --nemesis ${s.nemesis} --replay-index ${index}${unsafe}`;
 }
 
 /** The summary, readable at a glance. */
 export function summaryLines(s: SimSummary): string[] {
   const lines = [
     `\nsummary (seed ${s.seed}${s.unsafe.length ? `, guards taken away: ${s.unsafe.join(", ")}` : ""})`,
-    `  schedules     ${s.runs} in ${s.seconds} s: ${s.schedulesPerMinute} a minute (${Object.entries(
-      s.byRegions,
-    )
-      .map(([r, n]) => `${n} in ${r} Region(s)`)
+    `  schedules     ${s.runs} in ${s.seconds} s: ${s.schedulesPerMinute} a minute (${Object.entries(s.byKind)
+      .sort()
+      .map(([kind, n]) => `${n} ${kind}`)
       .join(", ")})`,
     `  virtual time  ${Math.round(s.virtualSeconds)} s played (${(s.virtualSeconds / Math.max(1, s.seconds)).toFixed(1)}x real time)`,
     `  violations    ${s.violations.length}`,

@@ -8,6 +8,8 @@ export interface SimSettings {
   forMinutes?: number;
   /** 1, 2, or "mixed" (the default): half the indexes one Region, half both Regions with a failover. */
   regions: 1 | 2 | "mixed";
+  /** Which two-Region schedules: the classic nemesis, what the real world adds, or mixed (the default: half each). */
+  nemesis: "classic" | "real-world" | "mixed";
   parallel: number;
   unsafe: string[];
   outDir: string;
@@ -19,12 +21,14 @@ export interface SimSettings {
 }
 
 export const SIM_USAGE = `usage: npm run sim -- [--seed <n>] [--runs <n>] [--for <minutes>] [--regions 1|2|mixed]
-                      [--parallel <processes>] [--unsafe <guard>]... [--out <dir>] [--replay-index <i>]
+                      [--nemesis classic|real-world|mixed] [--parallel <processes>] [--unsafe <guard>]... [--out <dir>] [--replay-index <i>]
                       [--replay-file <file>] [--no-shrink]
   --seed          the run's seed (default: the time); schedule i of a seed is always the same one
   --runs          schedules to play (default 100; with --for, no limit but the time)
   --for           stop starting schedules after this many minutes
   --regions       1, 2 (a failover in every schedule) or mixed (default: half of each)
+  --nemesis       the two-Region schedules' faults: classic, real-world (adds stalled replication with a refund
+                  in flight, lagging PSP lookups after a failover, throttled stream reads) or mixed (default)
   --parallel      processes side by side (default 2, one per core)
   --unsafe        take a guard away to see the checker catch it: ${Object.keys(unsafeGuards()).join(", ")}
   --out           where violations and summary.json go (default sim-report)
@@ -48,6 +52,7 @@ export function simSettings(argv: string[]): SimSettings {
     seed: Date.now() % 2 ** 31,
     runs: 100,
     regions: "mixed",
+    nemesis: "mixed",
     parallel: 2,
     unsafe: [],
     outDir: "sim-report",
@@ -80,6 +85,7 @@ function apply(s: SimSettings, flag: string, v: string | undefined): void {
   else if (flag === "--out") s.outDir = needed(flag, v);
   else if (flag === "--replay-file") s.replayFiles.push(needed(flag, v));
   else if (flag === "--regions") s.regions = regionsOf(v);
+  else if (flag === "--nemesis") s.nemesis = nemesisOf(v);
   else if (flag === "--unsafe") s.unsafe.push(guardOf(needed(flag, v)));
   else throw new SimUsageError(`unknown argument ${flag}`);
 }
@@ -97,6 +103,32 @@ function guardOf(name: string): string {
 export function regionsAt(regions: SimSettings["regions"], index: number): 1 | 2 {
   if (regions !== "mixed") return regions;
   return Math.floor(index / 2) % 2 === 0 ? 1 : 2;
+}
+
+/** What schedule `index` of a run plays: how many Regions, and whether its faults are the real world's. */
+export function kindAt(s: Pick<SimSettings, "regions" | "nemesis">, index: number): ScheduleKind {
+  const regions = regionsAt(s.regions, index);
+  if (regions === 1 || s.nemesis === "classic") return { regions, realWorld: false };
+  if (s.nemesis === "real-world") return { regions, realWorld: true };
+  // Mixed: of each worker's two-Region schedules, every other pair plays the real world's faults.
+  const twoRegionPair = s.regions === "mixed" ? Math.floor(index / 4) : Math.floor(index / 2);
+  return { regions, realWorld: twoRegionPair % 2 === 1 };
+}
+
+/** How many Regions a schedule plays, and whether with the real world's faults. */
+export interface ScheduleKind {
+  regions: 1 | 2;
+  realWorld: boolean;
+}
+
+/** The name a summary counts a kind by. */
+export function kindName(k: ScheduleKind): string {
+  return k.regions === 1 ? "one-Region" : k.realWorld ? "two-Region real-world" : "two-Region classic";
+}
+
+function nemesisOf(v: string | undefined): SimSettings["nemesis"] {
+  if (v === "classic" || v === "real-world" || v === "mixed") return v;
+  throw new SimUsageError("--nemesis is classic, real-world or mixed");
 }
 
 function regionsOf(v: string | undefined): SimSettings["regions"] {

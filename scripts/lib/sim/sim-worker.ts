@@ -6,12 +6,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { switchesOf } from "../chaos/chaos-settings";
 import { playInWorld, useChaosEnv, warmUp } from "./play-in-world";
-import { regionsAt, simSettings } from "./sim-settings";
+import { kindAt, kindName, simSettings } from "./sim-settings";
 
 /** One schedule's outcome, as the worker reports it to the parent. */
 export interface WorkerLine {
   index: number;
-  regions: 1 | 2;
+  /** The kind's name (one-Region, two-Region classic, two-Region real-world). */
+  kind: string;
   checks: string[];
   faultsFired: Record<string, number>;
   historyHash: string;
@@ -27,18 +28,18 @@ async function main(): Promise<void> {
   const s = simSettings(rest);
   const { env, client } = switchesOf(s.unsafe);
   useChaosEnv(env);
-  await warmUp(regionsAt(s.regions, Number(first)));
+  await warmUp(kindAt(s, Number(first)).regions);
   for (let index = Number(first); index < s.runs && realNow() < Number(untilMs); index += Number(step)) {
     const t0 = realNow();
-    const regions = regionsAt(s.regions, index);
+    const kind = kindAt(s, index);
     const { record, historyHash, virtualMs } = await playInWorld(
-      { seed: s.seed, index, regions },
+      { seed: s.seed, index, ...kind },
       undefined,
       client,
     );
     const line: WorkerLine = {
       index,
-      regions,
+      kind: kindName(kind),
       checks: [...new Set(record.violations.map((v) => v.check))],
       faultsFired: record.faultsFired,
       historyHash,

@@ -31,7 +31,8 @@ export type FaultName =
   | "psp_rate_limit"
   | "stream_job_crash_after_sink"
   | "stream_job_redeliver"
-  | "stream_job_sink_down";
+  | "stream_job_sink_down"
+  | "stream_read_throttle_ms";
 
 export const FAULT_NAMES: readonly FaultName[] = [
   "psp_lose_reply",
@@ -60,6 +61,7 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "stream_job_crash_after_sink",
   "stream_job_redeliver",
   "stream_job_sink_down",
+  "stream_read_throttle_ms",
 ];
 if (FAULT_NAMES.length > FAULT_SLOTS) throw new Error("more faults than the shared state has slots");
 

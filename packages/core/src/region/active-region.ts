@@ -56,6 +56,10 @@ export function activeRegion(
   store: RegionControlStore,
   now: () => number,
   times: GateTimes,
+  // `active_from` is a moment on the clock the failover stamped it by; the read cache's ages are durations. In AWS
+  // both are the wall clock. Locally the stack's clock moves forward under tests and schedules (`POST /_local/clock`),
+  // and the failover stamps on it (as the not-found settle time is measured on it), so the gate compares on it too.
+  actNow: () => number = now,
 ): ActiveRegion {
   let cached: Read | undefined;
   const readStore = async (budgetMs?: number): Promise<Read> => {
@@ -94,7 +98,7 @@ export function activeRegion(
       throw passive(role, `the Region authority cannot be read from here (${r.error})`);
     return r.control;
   };
-  const active = (r: Read) => namesActive(r.control, role, now(), times.clockMarginMs ?? 0);
+  const active = (r: Read) => namesActive(r.control, role, actNow(), times.clockMarginMs ?? 0);
   return {
     control: async () => must(await read(times.controlCacheMs)),
     controlNow: async () => must(await read(0)),
@@ -104,7 +108,7 @@ export function activeRegion(
     // active. A "yes" needs no second read: acting on a read within the cache is the bound the act window covers.
     // An unreadable authority throws: the relay's batch fails and is retried, instead of waiting for a sweep.
     mayDeliver: async () => {
-      const allowed = (r: Read) => active(r) || mayDrainDeliver(r.control, role, now(), times);
+      const allowed = (r: Read) => active(r) || mayDrainDeliver(r.control, role, actNow(), times);
       if (allowed(await read(times.controlCacheMs))) return true;
       const fresh = await read(0);
       if (!unsafeRelayDropsUnread()) must(fresh);
@@ -117,7 +121,7 @@ export function activeRegion(
     assertActive: async () => {
       const r = await read(times.fenceCacheMs);
       if (active(r) && r.control) return r.control;
-      throw passive(role, whyPassive(r, role, now()));
+      throw passive(role, whyPassive(r, role, actNow()));
     },
   };
 }

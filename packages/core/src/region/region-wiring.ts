@@ -1,6 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { documentClient } from "../aws/document-client";
+import { clock } from "../clock/clock";
 import { type AppConfig, loadConfig } from "../config/config";
 import { type ActiveRegion, activeRegion } from "./active-region";
 import { DynamoRegionControlStore } from "./dynamo-region-control";
@@ -15,7 +16,10 @@ let gate: ActiveRegion | undefined;
  */
 export const unsafeTrustOwnCopy = (): boolean => process.env.EO_TEST_UNSAFE_TRUST_OWN_COPY === "1";
 
-/** This Region's view of the authority, built once per process; its cache is wall time, not the test clock. */
+/**
+ * This Region's view of the authority, built once per process: its cache ages on wall time, and `active_from` is
+ * compared with the domain's clock (the local stack's moved clock; wall time in AWS).
+ */
 export function regionGate(config: AppConfig = loadConfig()): ActiveRegion {
   if (gate) return gate;
   const authority = new DynamoRegionControlStore(authorityClient(config), config.controlTable);
@@ -26,7 +30,13 @@ export function regionGate(config: AppConfig = loadConfig()): ActiveRegion {
     write: (next) => (unsafeTrustOwnCopy() ? ownCopy : authority).write(next),
   };
   // The time is read at each call, not captured: a simulation moves the clock under a process that lives on.
-  gate = activeRegion(config.regionRole, store, () => Date.now(), config);
+  gate = activeRegion(
+    config.regionRole,
+    store,
+    () => Date.now(),
+    config,
+    () => clock.now(),
+  );
   return gate;
 }
 

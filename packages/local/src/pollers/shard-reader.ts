@@ -26,6 +26,8 @@ export interface ShardReaderOptions {
   signal: AbortSignal;
   /** Settles one page of records (retries included); the reader reads on only once it resolves. */
   deliver: (records: SdkRecord[]) => Promise<void>;
+  /** A read refused before it is sent (the stream's read throttle, a fault); a Lambda mapping's readers only. */
+  throttled?: () => Error | undefined;
   /** Called once the shard is closed and read to its end, so that the poller looks for its children. */
   onDone: () => void;
   log: (message: string) => void;
@@ -75,6 +77,8 @@ export class ShardReader {
         this.done = true;
         return;
       }
+      const throttled = this.o.throttled?.();
+      if (throttled) throw throttled;
       const page = await this.o.streams.send(
         new GetRecordsCommand({
           ShardIterator: this.iterator,

@@ -9,6 +9,7 @@ import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEven
 import { LOCAL_CREDENTIALS } from "../stack/regions";
 import { errorText, invokeHandler } from "./invoke-handler";
 import type { Poller } from "./poller";
+import { readThrottled } from "./read-throttle";
 import { ShardReader, type StartingPosition } from "./shard-reader";
 import { type DiscardedRecords, deliverInOrder } from "./stream-delivery";
 import { type RecordSource, toLambdaRecord } from "./stream-record";
@@ -263,6 +264,8 @@ class StreamMapping implements Poller {
         this.waker.poke();
       },
       log: (message) => this.log(message),
+      // AWS throttles the mapping's reads; the global table's own replication is not ours to throttle.
+      ...(this.o.reader === "replication" ? {} : { throttled: readThrottled }),
     });
   }
 

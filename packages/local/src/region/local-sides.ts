@@ -1,6 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { DynamoRegionControlStore, type RegionRole } from "@eo/core";
+import { clock, DynamoRegionControlStore, type RegionRole } from "@eo/core";
 import { dynamoSide, type FailoverSides, type RegionSide } from "@eo/core/failover";
 
 // The local stack's side of the failover: it knows `/_local`, which the core does not, and the drills here and
@@ -30,6 +30,9 @@ export const LOCAL_FAILOVER_SETTINGS = {
   },
   leaseWaitMs: 15_000,
   sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+  // The stack's clock, which the Regions' gates compare `active_from` with; in a process of its own, a script passes
+  // the stack's clock read over `GET /_local/clock` instead (scripts/lib/chaos/region-nemesis.ts).
+  now: () => clock.now(),
   rounds: 3,
   verifyHours: 1,
 } as const;

@@ -1,5 +1,5 @@
 import type { RegionRole } from "@eo/core";
-import { loadTunables, mayDrainDeliver, namesActive, type RegionControl } from "@eo/core";
+import { clock, loadTunables, mayDrainDeliver, namesActive, type RegionControl } from "@eo/core";
 import type { Replicator } from "../replication/start-replicator";
 import type { LocalAnswer } from "../runtime/http-front";
 import { problem } from "../runtime/http-front";
@@ -78,7 +78,8 @@ export async function regionsView(src: RegionsRouteSources) {
         .catch(() => undefined),
     ),
   );
-  const now = Date.now();
+  // On the clock the gates compare `active_from` with (region-wiring.ts): the stack's, which tests move.
+  const now = clock.now();
   return {
     active: authority?.active,
     epoch: authority?.epoch,

@@ -29,8 +29,16 @@ export function stampNowMs(r: ClockReading | undefined, localNowMs: number): num
   return lowMs > 0 ? localNowMs + highMs : localNowMs;
 }
 
-/** Reads the authority's clock for the fence and says what it found; this machine's clock where it cannot. */
-export async function fenceNowMs(p: Progress, authority: AuthoritySide, marginMs: number): Promise<number> {
+/**
+ * Reads the authority's clock for the fence and says what it found; this machine's clock (`machineNow`: the local
+ * stack's clock there) where it cannot.
+ */
+export async function fenceNowMs(
+  p: Progress,
+  authority: AuthoritySide,
+  marginMs: number,
+  machineNow: () => number = Date.now,
+): Promise<number> {
   const reading = authority.clock
     ? await authority.clock().catch((err: Error) => {
         p.say(
@@ -39,7 +47,7 @@ export async function fenceNowMs(p: Progress, authority: AuthoritySide, marginMs
         return undefined;
       })
     : undefined;
-  const now = Date.now();
+  const now = machineNow();
   if (!reading) return now;
   const { lowMs, highMs } = clockSkewBounds(reading);
   if (lowMs > marginMs)

@@ -23,7 +23,15 @@ export interface DrainSettings {
   /** The Regions wait out `active_from` by their clock margin more (a clock running fast): so does the check. */
   clockMarginMs?: number;
   sleep: (ms: number) => Promise<void>;
+  /**
+   * This machine's clock (default `Date.now`), which `active_from` is stamped and waited out on. The local stack's
+   * failover reads the stack's clock, which tests and schedules move forward (`POST /_local/clock`): the Regions'
+   * gates compare `active_from` with that clock (region-wiring.ts).
+   */
+  now?: () => number;
 }
+
+const nowOf = (d: Pick<DrainSettings, "now">): number => (d.now ? d.now() : Date.now());
 
 /**
  * EO_TEST_UNSAFE_NO_ACT_WINDOW=1 lets the new Region act at once after the fence, as if no invocation of the old
@@ -38,7 +46,7 @@ function actAfterMs(d: DrainSettings, lagMs: number): number {
 
 /** Sleeps until the new Region acts by its own gate: `active_from`, plus the clock margin, plus a beat. */
 export async function untilActive(c: RegionControl, d: DrainSettings): Promise<void> {
-  await d.sleep(Math.max(0, (c.active_from ?? 0) + (d.clockMarginMs ?? 250) + 100 - Date.now()));
+  await d.sleep(Math.max(0, (c.active_from ?? 0) + (d.clockMarginMs ?? 250) + 100 - nowOf(d)));
 }
 
 /** What a switch did, and what it could not yet see arrive. */
@@ -94,7 +102,7 @@ export async function plannedSwitch(
   const cloudwatch = await recentLatency(p, sides[from], sides[to].region);
   numbers.replication_latency_max_ms = cloudwatch;
   const waitMs = actAfterMs(d, Math.max(lag, cloudwatch ?? 0));
-  const now = await fenceNowMs(p, sides.authority, d.clockMarginMs ?? 250);
+  const now = await fenceNowMs(p, sides.authority, d.clockMarginMs ?? 250, d.now);
   const next = nextControl(
     obs,
     to,
@@ -140,7 +148,7 @@ export async function forcedSwitch(
 ): Promise<Switched | undefined> {
   const to: RegionRole = from === "primary" ? "standby" : "primary";
   const waitMs = actAfterMs(d, 0);
-  const now = await fenceNowMs(p, sides.authority, d.clockMarginMs ?? 250);
+  const now = await fenceNowMs(p, sides.authority, d.clockMarginMs ?? 250, d.now);
   const next = nextControl(obs, to, `forced failover to ${to} at ${new Date().toISOString()}`, now + waitMs);
   if (!(await fenceThroughAuthority(p, sides, next, from, waitMs))) return undefined;
   await p.step(`wait out the act window (${waitMs} ms) before ${to} acts`, async () => {
@@ -206,10 +214,10 @@ async function readBackIsOurs(sides: FailoverSides, next: RegionControl): Promis
 
 async function drain(old: RegionSide, target: RegionSide, next: RegionControl, d: DrainSettings) {
   const started = Date.now();
-  let open = await old.openClaims(Date.now());
+  let open = await old.openClaims(nowOf(d));
   while (open > 0 && Date.now() - started < d.leaseWaitMs) {
     await d.sleep(250);
-    open = await old.openClaims(Date.now());
+    open = await old.openClaims(nowOf(d));
   }
   // A canary written after the fence says replication flows; global tables order no writes across items, so it is
   // not proof that every earlier write arrived (what protects then: docs/regions-and-failover.md, "the canary").
