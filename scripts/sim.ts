@@ -74,6 +74,12 @@ async function main(): Promise<number> {
   const summary = await runWorkers(s, process.argv.slice(2), log);
   const first = summary.violations[0];
   if (!first) return 0;
+  if (s.keepGoing) {
+    log("\nviolations, each replayed by its command:");
+    for (const v of summary.violations)
+      log(`  ${v.index}  ${v.checks.join(", ")}\n      ${replayCommand(s, v.index)}`);
+    return 1;
+  }
   const record = JSON.parse(readFileSync(first.file, "utf8")) as RunRecord;
   log(`\nVIOLATION in schedule ${first.index}: ${describeSchedule(record.schedule)}`);
   for (const v of record.violations) log(`  ${v.check}: ${v.reason}`);

@@ -14,6 +14,7 @@ export type PspFaultName =
   | "psp_refund_pending"
   | "psp_intent_processing"
   | "psp_search_lag"
+  | "psp_index_lag_ms"
   | "psp_lookup_delay_ms"
   | "psp_outage_ms"
   | "psp_latency_p50_ms"

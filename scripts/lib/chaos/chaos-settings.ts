@@ -49,6 +49,9 @@ export function unsafeGuards(): Record<string, { env?: string; client?: ClientSw
     "worker-ignores-authority": { env: "EO_TEST_UNSAFE_WORKER_IGNORES_AUTHORITY" },
     "no-resolver-recheck": { env: "EO_TEST_UNSAFE_NO_RESOLVER_RECHECK" },
     "active-keeps-dead-letters": { env: "EO_TEST_UNSAFE_ACTIVE_KEEPS_DEAD_LETTERS" },
+    // The real-world nemesis's guards (npm run sim -- --nemesis real-world, npm run chaos -- --real-world):
+    "void-on-lagging-not-found": { env: "EO_TEST_UNSAFE_VOID_ON_LAGGING_NOT_FOUND" },
+    "rows-last-writer-wins": { env: "EO_TEST_UNSAFE_ROWS_LAST_WRITER_WINS" },
   };
 }
 

@@ -12,6 +12,7 @@ export function chaosEnv(): Record<string, string> {
     TAKEOVER_MARGIN_MS: String(CHAOS_TIMING.takeoverMarginMs),
     PSP_WEBHOOK_DELAY_MS: String(CHAOS_TIMING.webhookDelayMs),
     PSP_SAVED_5XX_SETTLE_S: String(CHAOS_TIMING.saved5xxSettleS),
+    PSP_NOT_FOUND_SETTLE_S: String(CHAOS_TIMING.notFoundSettleS),
     // 2 s, so that the worker's 1.75 s timeout holds its one read of the authority on a loaded machine (a worker the
     // local runtime times out keeps running beside its own redelivery: an extra alert no crash accounts for).
     EVENTS_VISIBILITY_TIMEOUT_S: "2",

@@ -8,4 +8,7 @@ export const CHAOS_TIMING = {
   // The shipped wait before a saved PSP 5xx with no charge found becomes a decline (hours): the quiesce moves the
   // clock past it, so that a schedule's injected 5xx settles the way it would after that wait in production.
   saved5xxSettleS: 4 * 3_600,
+  // How long the PSP's lookup may lag (PSP_NOT_FOUND_SETTLE_S, the shipped default): the real-world nemesis's lagging
+  // index lags by as much, the most the design allows.
+  notFoundSettleS: 600,
 } as const;

@@ -12,7 +12,13 @@ import {
 } from "./region-nemesis";
 import type { RegionsView } from "./resources";
 import type { AsyncCrashPoint, CancelFault, ClientSwitches, PayFault, Schedule, Step } from "./schedule";
-import { CANCEL_OUTAGE_MS, LOOKUP_LAGS, payFaultBody, STREAM_THROTTLE_MS } from "./step-faults";
+import {
+  CANCEL_OUTAGE_MS,
+  LOOKUP_LAG_FAULT,
+  LOOKUP_LAGS,
+  payFaultBody,
+  STREAM_THROTTLE_MS,
+} from "./step-faults";
 
 export { CHAOS_TIMING } from "./chaos-timing";
 
@@ -168,7 +174,7 @@ class Player {
 
   /** A scheduled job's pass, with the PSP's lookups by reference lagging through it when the step says so. */
   private async job(job: "resolver" | "sweeps", lookupLag?: boolean): Promise<void> {
-    const armed = lookupLag ? { psp_search_lag: 1 } : {};
+    const armed = lookupLag ? LOOKUP_LAG_FAULT : {};
     await this.arm(armed, LOOKUP_LAGS.pass);
     this.history.add({ process: "scheduler", type: "invoke", op: job });
     await this.api.local("POST", `/run/${job}`);
@@ -184,7 +190,7 @@ class Player {
   private async resolve(i: number, lookupLag?: boolean): Promise<string | undefined> {
     const o = this.order(i);
     const key = this.keyFor(o.index, false);
-    const armed = lookupLag ? { psp_search_lag: 1 } : {};
+    const armed = lookupLag ? LOOKUP_LAG_FAULT : {};
     await this.arm(armed, LOOKUP_LAGS.resolve);
     this.history.add({ process: o.process, type: "invoke", op: "resolve", order: o.index, key });
     const a = await this.api.resolve(o.caller, key);

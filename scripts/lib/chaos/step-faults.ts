@@ -10,6 +10,12 @@ export const STREAM_THROTTLE_MS = 3_000;
  */
 export const LOOKUP_LAGS = { resolve: 1, pass: 3 } as const;
 
+/**
+ * The lagging index's `/_local/faults` body: it leaves out charges younger than the not-found settle time, the most
+ * the design allows a lookup to lag (a lag without bound would make every "not found" a lie, whatever the wait).
+ */
+export const LOOKUP_LAG_FAULT = { psp_index_lag_ms: CHAOS_TIMING.notFoundSettleS * 1000 } as const;
+
 /** Long enough to refuse a cancel's refund at the PSP's edge; cleared as soon as the cancel answered. */
 export const CANCEL_OUTAGE_MS = 3_000;
 

@@ -85,7 +85,7 @@ export async function runWorkers(
       summary.violations.sort((a, b) => a.index - b.index);
       log(`  VIOLATION in schedule ${line.index}: ${line.checks.join(", ")}`);
     }
-    if (summary.violations.length > 0) stopPastViolation();
+    if (summary.violations.length > 0 && !s.keepGoing) stopPastViolation();
     progress();
   };
   try {

@@ -18,11 +18,13 @@ export interface SimSettings {
   /** Plays the schedules these files hold (a violation, its shrinking, a kept regression), each in the world it names. */
   replayFiles: string[];
   shrink: boolean;
+  /** A long run's mode: play on past a violation (each is written and listed; none is shrunk). */
+  keepGoing: boolean;
 }
 
 export const SIM_USAGE = `usage: npm run sim -- [--seed <n>] [--runs <n>] [--for <minutes>] [--regions 1|2|mixed]
                       [--nemesis classic|real-world|mixed] [--parallel <processes>] [--unsafe <guard>]... [--out <dir>] [--replay-index <i>]
-                      [--replay-file <file>] [--no-shrink]
+                      [--replay-file <file>] [--no-shrink] [--keep-going]
   --seed          the run's seed (default: the time); schedule i of a seed is always the same one
   --runs          schedules to play (default 100; with --for, no limit but the time)
   --for           stop starting schedules after this many minutes
@@ -35,6 +37,7 @@ export const SIM_USAGE = `usage: npm run sim -- [--seed <n>] [--runs <n>] [--for
   --replay-index  play one schedule of the seed again, byte for byte, and print its history
   --replay-file   play the schedule a file holds (a violation, its shrinking, a kept regression), in the world
                   it names (seed 0, index 0 when it names none); repeat it to play several
+  --keep-going    play on past a violation: each is written to --out with its replay command, none is shrunk
 exit: 0 no violation, 1 a violation (its replay command is printed), 2 usage`;
 
 export class SimUsageError extends Error {}
@@ -57,14 +60,16 @@ export function simSettings(argv: string[]): SimSettings {
     unsafe: [],
     outDir: "sim-report",
     shrink: true,
+    keepGoing: false,
     replayFiles: [],
   };
   let runsGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] as string;
     const v = argv[i + 1];
-    if (flag === "--no-shrink") {
-      s.shrink = false;
+    if (flag === "--no-shrink" || flag === "--keep-going") {
+      if (flag === "--no-shrink") s.shrink = false;
+      else s.keepGoing = true;
       continue;
     }
     if (flag === "--runs") runsGiven = true;

@@ -52,7 +52,7 @@ async function main(): Promise<void> {
       writeFileSync(line.file, `${JSON.stringify({ ...record, historyHash }, null, 2)}\n`);
     }
     process.stdout.write(`${JSON.stringify(line)}\n`);
-    if (line.file) break;
+    if (line.file && !s.keepGoing) break;
   }
 }
 

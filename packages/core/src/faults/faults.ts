@@ -32,7 +32,8 @@ export type FaultName =
   | "stream_job_crash_after_sink"
   | "stream_job_redeliver"
   | "stream_job_sink_down"
-  | "stream_read_throttle_ms";
+  | "stream_read_throttle_ms"
+  | "psp_index_lag_ms";
 
 export const FAULT_NAMES: readonly FaultName[] = [
   "psp_lose_reply",
@@ -62,6 +63,7 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "stream_job_redeliver",
   "stream_job_sink_down",
   "stream_read_throttle_ms",
+  "psp_index_lag_ms",
 ];
 if (FAULT_NAMES.length > FAULT_SLOTS) throw new Error("more faults than the shared state has slots");
 

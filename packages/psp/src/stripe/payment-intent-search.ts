@@ -2,6 +2,7 @@ import type { Call, PspContext } from "../context";
 import { sendFor } from "../dialect";
 import { errorReply, jsonReply, send } from "../http-io";
 import type { Charge } from "../ledger";
+import { indexCaughtUp } from "../list-page";
 import { createRateLimiter, type RateLimiter, SENT_AT_HEADER, sentAtOf } from "../rate-limiter";
 import { originOf } from "../stats";
 import { type FormMap, textOf } from "./form-params";
@@ -78,11 +79,12 @@ export async function searchIntents(ctx: PspContext, call: Call): Promise<void> 
   const offset = offsetOf(query);
   await pageTime(ctx);
   const lagging = ctx.opts.takeFault("psp_search_lag") !== undefined;
+  const caughtUp = indexCaughtUp(ctx);
   const found = lagging
     ? []
     : intentsOf(ctx, call.account)
         .reverse()
-        .filter((c) => indexed(ctx, c) && matches(c));
+        .filter((c) => indexed(ctx, c) && caughtUp(c) && matches(c));
   const data = found.slice(offset, offset + limit).map((c) => intentObjectOf(c));
   const has_more = offset + limit < found.length;
   const next_page = has_more ? `page_${offset + limit}` : null;
