@@ -19,9 +19,22 @@ export function registerRegionModules(): void {
   registered = true;
 }
 
-/** Imports a project module (a path from the repository root) as the given Region's own instance. */
-export async function importInRegion<T = Record<string, unknown>>(region: string, path: string): Promise<T> {
+/** Each Region's modules imported so far, by URL: the same namespace `import()` would answer again. */
+const imported = new Map<string, Promise<unknown>>();
+
+/**
+ * Imports a project module (a path from the repository root) as the given Region's own instance. Once per module and
+ * process: another `import()` of it would answer the same namespace, after a round trip through the module hooks
+ * that every stack start (a Region's handlers, one by one) would pay again.
+ */
+export function importInRegion<T = Record<string, unknown>>(region: string, path: string): Promise<T> {
   registerRegionModules();
   const url = `${pathToFileURL(join(repoRoot, path)).href}?eo-sim-region=${encodeURIComponent(region)}`;
-  return (await import(url)) as T;
+  let module = imported.get(url);
+  if (!module) {
+    module = import(url);
+    imported.set(url, module);
+    module.catch(() => imported.delete(url));
+  }
+  return module as Promise<T>;
 }

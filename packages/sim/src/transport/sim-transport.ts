@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { HttpHandlerOptions, HttpRequest, HttpResponse, RequestHandler } from "@smithy/types";
+import { installSimSigner } from "./sim-signer";
 
 /** A model's transport, as the SDK calls a requestHandler. */
 export type ModelHandler = RequestHandler<HttpRequest, HttpResponse, HttpHandlerOptions>;
@@ -17,6 +18,7 @@ interface Patchable {
 }
 
 const require = createRequire(import.meta.url);
+let nodeHttpHandler: Patchable | undefined;
 
 /** The Region a SigV4-signed request names in its credential scope (`Credential=AKID/date/REGION/service/…`). */
 export function signedRegion(request: HttpRequest): string {
@@ -30,17 +32,25 @@ export function signedRegion(request: HttpRequest): string {
 /**
  * Sends every SDK request whose host is a simulated one to its model, in this process, through the SDK's default
  * transport: production code builds its clients as it does in Lambda (from AWS_ENDPOINT_URL_*), and the SDK's own
- * serializers, signers and retries run unchanged. Requests to any other host go out as before. Returns the undo.
+ * serializers and retries run unchanged; its signer writes the headers without SigV4's hashing (sim-signer.ts), as
+ * the models check no signature. Requests to any other host go out as before. Returns the undo.
  */
 export function installSimTransport(routes: Routes): () => void {
-  const { NodeHttpHandler } = require("@smithy/node-http-handler") as { NodeHttpHandler: Patchable };
+  // required once: each stack installs, and a require goes through the module hooks
+  nodeHttpHandler ??= (require("@smithy/node-http-handler") as { NodeHttpHandler: Patchable })
+    .NodeHttpHandler;
+  const NodeHttpHandler = nodeHttpHandler;
   const original = NodeHttpHandler.prototype.handle;
+  const routeOf = (request: HttpRequest): Route | undefined =>
+    routes[`${request.hostname}:${request.port ?? ""}`] ?? routes[request.hostname];
   NodeHttpHandler.prototype.handle = function simHandle(request, options) {
-    const route = routes[`${request.hostname}:${request.port ?? ""}`] ?? routes[request.hostname];
+    const route = routeOf(request);
     if (!route) return original.call(this, request, options);
     return route(request).handle(request, options);
   };
+  const undoSigner = installSimSigner((request) => routeOf(request) !== undefined);
   return () => {
+    undoSigner();
     NodeHttpHandler.prototype.handle = original;
   };
 }

@@ -3,6 +3,9 @@ import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import type { JumpableRandomGenerator } from "pure-rand/types/JumpableRandomGenerator";
 
+/** Each byte's two hex digits, looked up: the SDK draws a UUID per request (its invocation id). */
+const HEX = Array.from({ length: 256 }, (_, x) => x.toString(16).padStart(2, "0"));
+
 /**
  * One seeded stream of random numbers. A world holds several (scheduler, user, ambient) split by jumps, so a new
  * `Math.random()` call in production code does not shift the scheduler's choices, and the reverse.
@@ -62,7 +65,8 @@ export class SeededRandom {
     const b = this.bytes(16);
     b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
     b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-    const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+    let h = "";
+    for (const x of b) h += HEX[x];
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   }
 }
