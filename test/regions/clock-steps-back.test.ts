@@ -3,31 +3,10 @@ import type { Clock } from "../../packages/core/src/clock/clock";
 import type { PspBudget } from "../../packages/core/src/psp-budget/psp-budget";
 import { withinBudget } from "../../packages/core/src/psp-budget/within-budget";
 import { activeRegion } from "../../packages/core/src/region/active-region";
-import type { RegionControl, RegionControlStore } from "../../packages/core/src/region/region-control";
+import { control, controlStore } from "./support/memory-control";
 
 // A clock that steps back (an NTP step on AWS; the simulation's next world, issue 42). Both traces were found by
 // replaying the kept regressions one after another in one simulation process: 6 of 19 failed before the fixes.
-
-function controlStore(start: RegionControl): RegionControlStore & { set(c: RegionControl): void } {
-  let current = start;
-  return {
-    read: async () => current,
-    write: async (next) => {
-      current = next;
-      return true;
-    },
-    set: (c) => {
-      current = c;
-    },
-  };
-}
-
-const control = (active: "primary" | "standby", epoch: number): RegionControl => ({
-  active,
-  epoch,
-  updated_at: 0,
-  reason: "test",
-});
 
 /** The primary read the authority at 10:00:05 (it was active); the clock steps back 5 s; then a failover named the standby. */
 async function primaryReadBeforeTheStep() {

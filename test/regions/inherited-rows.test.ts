@@ -4,31 +4,11 @@ import type { LedgerPort } from "../../packages/core/src/ledger/ledger-port";
 import { inheritedAcrossFailover } from "../../packages/core/src/payment/settle-unknowns";
 import { activeRegion } from "../../packages/core/src/region/active-region";
 import { fencedLedger } from "../../packages/core/src/region/fenced-ledger";
-import type { RegionControl, RegionControlStore } from "../../packages/core/src/region/region-control";
+import { control, controlStore } from "./support/memory-control";
 
 // The rule that a row guarded under an earlier Region epoch is only looked up by the resolver needs two facts to be
 // right: the epoch the guard was written under, and today's epoch. The store here is the port's in-memory stand-in:
 // what is tested is the cache in front of it (the DynamoDB copy is read in test/regions/void-lost-with-its-region).
-function controlStore(start: RegionControl): RegionControlStore & { set(c: RegionControl): void } {
-  let current = start;
-  return {
-    read: async () => current,
-    write: async (next) => {
-      current = next;
-      return true;
-    },
-    set: (c) => {
-      current = c;
-    },
-  };
-}
-
-const control = (active: "primary" | "standby", epoch: number): RegionControl => ({
-  active,
-  epoch,
-  updated_at: 0,
-  reason: "test",
-});
 
 describe("rows that crossed a failover (Part 9)", () => {
   it("a durable guard carries the epoch of the control it was fenced by", async () => {
