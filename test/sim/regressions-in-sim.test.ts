@@ -17,4 +17,15 @@ describe("the kept regressions on the simulation (issue 42)", () => {
     expect(run.code, run.out).toBe(0);
     expect(run.out).toContain(`${kept.length} files played, 0 with a violation`);
   }, 300_000);
+
+  it("catches the refund lost across two failovers again with the refund marks taken away (no-refund-mark)", async () => {
+    // act
+    const run = await runSim([
+      ...["--unsafe", "no-refund-mark"],
+      ...["--replay-file", "test/chaos/regressions/refund-in-flight-lost-across-two-failovers.json"],
+    ]);
+    // assess: the buyer was told 202, and the refund is never sent
+    expect(run.code, run.out).toBe(1);
+    expect(run.out).toMatch(/VIOLATION nothing-unknown: .* ends REFUND_PENDING/);
+  }, 300_000);
 });

@@ -52,6 +52,7 @@ export function unsafeGuards(): Record<string, { env?: string; client?: ClientSw
     // The real-world nemesis's guards (npm run sim -- --nemesis real-world, npm run chaos -- --real-world):
     "void-on-lagging-not-found": { env: "EO_TEST_UNSAFE_VOID_ON_LAGGING_NOT_FOUND" },
     "rows-last-writer-wins": { env: "EO_TEST_UNSAFE_ROWS_LAST_WRITER_WINS" },
+    "no-refund-mark": { env: "EO_TEST_UNSAFE_NO_REFUND_MARK" },
   };
 }
 

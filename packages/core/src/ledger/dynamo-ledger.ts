@@ -28,6 +28,7 @@ import { unsafeNoRowCatchUp, unsafeRowsLastWriterWins } from "./ledger-test-swit
 import { writeLookupCursor, writePspSends } from "./lookup-records";
 import { type MoveTarget, moveItems, rowPut } from "./move-items";
 import { queryShardedIndex } from "./query-sharded-index";
+import { listRefundMarks, type RefundMark, updateRefundMark } from "./refund-marks";
 import { isStateFact, mergeFacts, type StateFact } from "./state-facts";
 
 /** A row as read: with its facts folded in, and the state its own item stores (what a compare-and-set compares). */
@@ -270,6 +271,14 @@ export class DynamoLedger implements LedgerPort {
   // Anomalies keep one key: the PSP contradicting a final state is rare, and a person clears each.
   async listAnomalies(limit: number): Promise<PaymentRow[]> {
     return this.queryIndex([ANOMALY_INDEX_PK], undefined, limit);
+  }
+
+  async listRefundMarks(beforeMs: number, limit: number): Promise<RefundMark[]> {
+    return listRefundMarks(this.db, this.table, beforeMs, limit);
+  }
+
+  async updateRefundMark(mark: { paymentId: string; sk: string; dueMs?: number }): Promise<void> {
+    await updateRefundMark(this.db, this.table, mark);
   }
 
   async listByState(state: PaymentState, beforeMs: number, limit: number): Promise<PaymentRow[]> {

@@ -50,3 +50,14 @@ export const sweepIndexPks = (state: PaymentState): string[] => [
 /** Whether an item's gsi1pk lists it in the outbox (any shard, or the earlier single key). */
 export const isOutboxIndexPk = (pk: unknown): boolean =>
   typeof pk === "string" && outboxIndexPks().includes(pk);
+
+/** The key prefix of refund attempts marked in flight (their pending facts), until a resolver pass sees them over. */
+export const REFUND_MARK_INDEX_PK = "REFUND_IN_FLIGHT";
+
+/** The index key of a payment's refund-in-flight marks. */
+export const refundMarkIndexPk = (paymentId: string): string =>
+  `${REFUND_MARK_INDEX_PK}${shardSuffix(indexShardOf(paymentId))}`;
+
+/** Every refund-in-flight mark key a reader must read (marks came with the shards: no earlier single key). */
+export const refundMarkIndexPks = (): string[] =>
+  ALL_SHARDS.map((s) => `${REFUND_MARK_INDEX_PK}${shardSuffix(s)}`);

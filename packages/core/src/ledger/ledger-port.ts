@@ -1,6 +1,7 @@
 import type { PaymentState } from "../payment/payment-state";
 import type { LookupCursor } from "../psp/psp-port";
 import type { LocatorRow, PaymentAnomaly, PaymentRow } from "./ledger-items";
+import type { RefundMark } from "./refund-marks";
 
 /** What a failed insert found in the way: the locator, and the payment it names when there is one. */
 export interface GuardConflict {
@@ -95,6 +96,13 @@ export interface LedgerPort {
   rememberWebhookEvent(eventId: string, paymentId: string, now: number): Promise<boolean>;
   /** Rows with a recorded anomaly. */
   listAnomalies(limit: number): Promise<PaymentRow[]>;
+  /** Refund attempts whose pending fact is still marked in flight and due before `beforeMs`, oldest first. */
+  listRefundMarks(beforeMs: number, limit: number): Promise<RefundMark[]>;
+  /**
+   * Takes a refund attempt's pending fact out of the marks once a pass has seen the attempt over, or with `dueMs`
+   * keeps it and looks again then.
+   */
+  updateRefundMark(mark: { paymentId: string; sk: string; dueMs?: number }): Promise<void>;
   /**
    * Rows in `state` last changed before `beforeMs`, oldest first over every shard of the sparse state index (and the
    * earlier version's single key), at most `limit` (never a scan).

@@ -27,3 +27,10 @@ export const unsafeNoRefundFailedFact = (): boolean =>
  */
 export const unsafeNoRefundInFlightFact = (): boolean =>
   process.env.EO_TEST_UNSAFE_NO_REFUND_IN_FLIGHT_FACT === "1";
+
+/**
+ * Test-only: EO_TEST_UNSAFE_NO_REFUND_MARK=1 neither marks a refund attempt's in-flight fact in the index nor lets a
+ * resolver pass catch rows up to the marked ones, as before issue 42: a fact both Regions met while passive is never
+ * caught up, and a refund the buyer was told about is never sent.
+ */
+export const unsafeNoRefundMark = (): boolean => process.env.EO_TEST_UNSAFE_NO_REFUND_MARK === "1";

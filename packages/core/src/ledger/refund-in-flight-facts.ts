@@ -1,5 +1,6 @@
-import { type PaymentRow, paymentKey } from "./ledger-items";
-import { unsafeNoRefundInFlightFact } from "./ledger-test-switches";
+import { refundMarkIndexPk } from "./index-shards";
+import { type PaymentRow, padTime, paymentKey } from "./ledger-items";
+import { unsafeNoRefundInFlightFact, unsafeNoRefundMark } from "./ledger-test-switches";
 
 /** The sort key prefix of a refund attempt's in-flight fact (attempt 1 bare, attempt n ≥ 2 suffixed `#n`). */
 export const REFUND_PENDING_FACT_SK = "FACT#REFUND_PENDING";
@@ -30,7 +31,9 @@ export function inFlightFactOf(sk: unknown): { state: InFlightState; attempt: nu
 /**
  * The put-if-absent of a refund attempt's in-flight fact (with the move into REFUND_PENDING that starts the attempt)
  * or of its refusal's (with the move back to SUCCEEDED); undefined when the test switch leaves them out. The pending
- * fact names the charge, so that a row merged forward from it can be refunded whatever copy of the row won.
+ * fact names the charge, so that a row merged forward from it can be refunded whatever copy of the row won, and it is
+ * marked in the sparse index until a resolver pass sees the attempt over: the stream's catch-up runs in an active
+ * Region only, and a fact both Regions met while passive would otherwise never be caught up (issue 42).
  */
 export function inFlightFact(table: string, row: PaymentRow, state: InFlightState, now: number) {
   if (unsafeNoRefundInFlightFact()) return undefined;
@@ -41,6 +44,9 @@ export function inFlightFact(table: string, row: PaymentRow, state: InFlightStat
     refund_attempt: attempt,
     ...(row.psp_charge ? { psp_charge: row.psp_charge } : {}),
     at: now,
+    ...(state === "REFUND_PENDING" && !unsafeNoRefundMark()
+      ? { gsi1pk: refundMarkIndexPk(row.payment_id), gsi1sk: padTime(now) }
+      : {}),
   };
   return { TableName: table, Item: item, ConditionExpression: "attribute_not_exists(pk)" };
 }

@@ -2,6 +2,7 @@ import { scopeOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
 import type { PspReply } from "../psp/psp-port";
 import { countSignal } from "../signals/signal-sink";
+import { catchUpMarkedRefunds } from "./catch-up-marked-refunds";
 import type { PaymentDeps } from "./payment-deps";
 import { findRefusal } from "./payment-errors";
 import type { PaymentState } from "./payment-state";
@@ -97,6 +98,8 @@ export async function settleUnknowns(deps: PaymentDeps, pass: ResolverPass = {})
     kind: r.anomaly?.kind ?? "unknown",
     psp_charge: r.anomaly?.psp_charge ?? "",
   }));
+  // First the refunds the stream's catch-up could not reach: their rows then list as REFUND_PENDING below.
+  await catchUpMarkedRefunds(deps, limit);
   const backlog = await listUnsettled(deps, limit);
   const report: ResolverReport = {
     failed: [],

@@ -17,6 +17,7 @@ const WRITES = [
   "recordSettleFailure",
   "recordAnomaly",
   "rememberWebhookEvent",
+  "updateRefundMark",
 ] as const satisfies ReadonlyArray<keyof LedgerPort>;
 
 /** The ledger with each write fenced by the Region's control record; reads pass straight through. */

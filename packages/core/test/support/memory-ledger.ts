@@ -31,6 +31,8 @@ export class MemoryLedger {
       getLocator: async () => undefined,
       catchUp: async (id) => ({ moved: false, row: this.view(id) }),
       listAnomalies: async () => [],
+      // No refund is marked in flight here: these rows never cross Regions.
+      listRefundMarks: async () => [],
       listByState: async (state, before, limit) => this.listed(state, before, limit),
       move: async (m) => this.move(m),
       touchSweep: async (id, state, _now, retryAt) => this.touch(id, state, retryAt ?? _now),
