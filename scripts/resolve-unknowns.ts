@@ -141,7 +141,7 @@ async function main(): Promise<number> {
     `summary: examined ${report.examined}, settled ${report.settled.length}, still unknown ${report.unresolved.length}` +
       `, anomalies ${report.anomalies.length}` +
       (report.rateLimited ? ", stopped by the rate cap (run again)" : "") +
-      (report.stoppedPassive ? `, ${recheck.why()}` : ""),
+      (report.stoppedPassive ? `, ${recheck.why() || (await refusedWhy(gate, control))}` : ""),
   );
   const stopped = report.rateLimited || report.stoppedPassive === true;
   return report.unresolved.length > 0 || report.anomalies.length > 0 || stopped ? 1 : 0;
@@ -163,6 +163,16 @@ async function activeControl(gate: ActiveRegion, role: string): Promise<RegionCo
       : `the ${seen.active} Region is active (epoch ${seen.epoch})`;
   console.error(`this Region (${role}) is passive: ${why}; resolve in the active Region`);
   return undefined;
+}
+
+/**
+ * Why a pass stopped when a fenced ledger write, not the re-check before a PSP call, found this Region passive: the
+ * authority moved while a call was out (a failover in the middle of the pass), and may have moved back since.
+ */
+async function refusedWhy(gate: ActiveRegion, control: RegionControl): Promise<string> {
+  const now = await gate.controlNow().catch(() => undefined);
+  const where = now ? `is at epoch ${now.epoch}, the run began at ${control.epoch}` : "cannot be read";
+  return `stopped: this Region is passive now (a ledger write was refused by the fence; the authority ${where}); resolve in the active Region`;
 }
 
 /**

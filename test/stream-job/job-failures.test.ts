@@ -88,6 +88,16 @@ describe("a stream job that cannot write its totals", () => {
     const t = totalsTrace(stack(), "held");
     await t.api.local("POST", "/faults", { stream_job_sink_down: 1, n: 100_000 });
     await t.pay("m1", 1_000);
+    // The shard is held once the job has failed m1's batch: m2's records must come after it, not in the same batch
+    // (whose relay part would send them before the job part fails it).
+    await eventually(
+      async () => {
+        const armed = await t.api.local<Record<string, { remaining: number }>>("GET", "/faults");
+        return (armed.stream_job_sink_down?.remaining ?? 100_000) < 100_000 ? true : undefined;
+      },
+      20_000,
+      "the job's first failure of m1's batch",
+    );
     // act: a later payment's events are behind the failing batch on the shard
     await t.pay("m2", 700);
     await new Promise((r) => setTimeout(r, 6_000));
