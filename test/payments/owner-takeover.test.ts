@@ -139,6 +139,27 @@ function holdTakersTogether(paymentId: string, waitMs = 25_000): void {
   });
 }
 
+/**
+ * Holds the settle of the payment until the PSP was asked `calls` times (or `waitMs` passed). With the guard off
+ * both takers own the claim, but a taker slowed on a loaded machine would find the row already settled by the
+ * other and send nothing (recordSend), so the trace would show one send: CI saw it once.
+ */
+function holdSettleUntilSent(
+  paymentId: string,
+  psp: { calls: number },
+  calls: number,
+  waitMs = 25_000,
+): void {
+  const { ledger } = paymentDeps();
+  const move = ledger.move.bind(ledger);
+  vi.spyOn(ledger, "move").mockImplementation(async (m) => {
+    const until = Date.now() + waitMs;
+    while (m.paymentId === paymentId && psp.calls < calls && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20));
+    return move(m);
+  });
+}
+
 describe("3b: a crashed owner", () => {
   it("is not taken over before its lease + 1 s margin ends, and is taken over just after it: one charge", async () => {
     // prepare
@@ -170,12 +191,13 @@ describe("3b: a crashed owner", () => {
     expect(insideMargin.status).toBe(201);
   });
 
-  async function twoTakersAtOnce() {
+  async function twoTakersAtOnce(settleAfterBothSent = false) {
     const { key, paymentId, leaseEnd, marginMs } = await crashedOwner();
     const token = await api().token("u1");
     await clockTo(leaseEnd + marginMs + 200);
     const psp = countPspCharges();
     holdTakersTogether(paymentId);
+    if (settleAfterBothSent) holdSettleUntilSent(paymentId, psp, 2);
     const takers = await Promise.all([api().pay(token, key, order42()), api().pay(token, key, order42())]);
     return { paymentId, takers, psp };
   }
@@ -196,7 +218,7 @@ describe("3b: a crashed owner", () => {
     // prepare
     process.env.EO_TEST_UNSAFE_TAKEOVER_WITHOUT_OWNER_CHECK = "1";
     // act
-    const { paymentId, psp } = await twoTakersAtOnce();
+    const { paymentId, psp } = await twoTakersAtOnce(true);
     // assess: the derived key still makes it one charge; the guard is what keeps it one owner
     expect(psp.calls).toBe(2);
     expect(chargesFor(paymentId)).toHaveLength(1);
