@@ -1,9 +1,11 @@
 import { afterAll, beforeAll } from "vitest";
+import { startEmulators } from "../../packages/local/src/stack/start-emulators";
 import {
   type LocalStack,
   type StackOptions,
   startLocalStack,
 } from "../../packages/local/src/stack/start-stack";
+import { borrowDynamoDb } from "./dynamodb-pool";
 
 /**
  * Starts one local stack for the test file (one per process) and stops it after the file. A test of one Region
@@ -18,6 +20,8 @@ export function useLocalStack(opts: StackOptions = {}): () => LocalStack {
       sweepsEveryMs: 0,
       webhookRetryBaseMs: 100,
       standby: false,
+      // A warm DynamoDB Local from the suite's pool when one is free (its tables cleared), else one of its own.
+      startEmulators: (ports) => startEmulators(ports, borrowDynamoDb),
       ...opts,
     });
   }, 120_000);

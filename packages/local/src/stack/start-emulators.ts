@@ -11,6 +11,15 @@ export interface EmulatorPorts {
   ses?: number;
 }
 
+/**
+ * A DynamoDB Local that is already running, lent for one stack's life (the test suite's warm pool,
+ * test/support/dynamodb-pool.ts): its tables are the caller's to clear, and `process.stop()` gives it back.
+ */
+export interface LentDynamoDb {
+  endpoint: string;
+  process: ManagedProcess;
+}
+
 /** The running emulators and both Regions' resources in them. */
 export interface Emulators {
   endpoints: { dynamodb: string; sqs: string; ses: string };
@@ -26,7 +35,10 @@ export interface Emulators {
  * Starts DynamoDB Local, fauxqs and aws-ses-v2-local on 127.0.0.1 (ports from the arguments, then
  * env DYNAMODB_PORT / SQS_PORT / SES_PORT, 0 = a free port) and creates both Regions' resources.
  */
-export async function startEmulators(ports: EmulatorPorts = {}): Promise<Emulators> {
+export async function startEmulators(
+  ports: EmulatorPorts = {},
+  lend?: () => Promise<LentDynamoDb | undefined>,
+): Promise<Emulators> {
   const fixed = [
     ports.dynamodb ?? envPort("DYNAMODB_PORT"),
     ports.sqs ?? envPort("SQS_PORT"),
@@ -34,7 +46,7 @@ export async function startEmulators(ports: EmulatorPorts = {}): Promise<Emulato
   ].some((port) => port !== undefined && port > 0);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(ports);
+      return await startOnce(ports, await lend?.());
     } catch (err) {
       // The emulators are other processes, so their ports are picked here and bound there: another process (a
       // parallel test file's emulator) may bind one in between. Fixed ports fail at once; picked ones try again.
@@ -46,15 +58,15 @@ export async function startEmulators(ports: EmulatorPorts = {}): Promise<Emulato
 
 const START_ATTEMPTS = 3;
 
-async function startOnce(ports: EmulatorPorts): Promise<Emulators> {
+async function startOnce(ports: EmulatorPorts, lent: LentDynamoDb | undefined): Promise<Emulators> {
   const p = {
-    dynamodb: await resolvePort(ports.dynamodb ?? envPort("DYNAMODB_PORT")),
+    dynamodb: lent ? 0 : await resolvePort(ports.dynamodb ?? envPort("DYNAMODB_PORT")),
     sqs: await resolvePort(ports.sqs ?? envPort("SQS_PORT")),
     ses: await resolvePort(ports.ses ?? envPort("SES_PORT")),
   };
   const { primary, standby } = localRegions();
   const started = await Promise.allSettled([
-    startDynamoDbLocal(p.dynamodb),
+    lent ? Promise.resolve(lent.process) : startDynamoDbLocal(p.dynamodb),
     startFauxqs(p.sqs, primary.region),
     startSesLocal(p.ses),
   ]);
@@ -66,7 +78,7 @@ async function startOnce(ports: EmulatorPorts): Promise<Emulators> {
     throw (failed as PromiseRejectedResult).reason;
   }
   const endpoints = {
-    dynamodb: `http://127.0.0.1:${p.dynamodb}`,
+    dynamodb: lent?.endpoint ?? `http://127.0.0.1:${p.dynamodb}`,
     sqs: `http://127.0.0.1:${p.sqs}`,
     ses: `http://127.0.0.1:${p.ses}`,
   };
