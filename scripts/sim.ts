@@ -3,14 +3,16 @@
  * schedules, each in a world of its own (the whole stack on the models, virtual time, one seeded scheduler), judged
  * by the same checker as `npm run chaos`. Progress, a summary with schedules a minute and faults by kind; a violation
  * prints the one command that replays it byte for byte, then its shrunk schedule. Exit 0 none, 1 a violation, 2 usage.
+ * With `--unsafe-own-guard`, the files are played each with the guard it names taken away: exit 0 when every one
+ * was caught, 1 when one was not.
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { basename } from "node:path";
 import { switchesOf } from "./lib/chaos/chaos-settings";
 import type { RunRecord } from "./lib/chaos/history";
-import { type ClientSwitches, describeSchedule, needsTwoRegions } from "./lib/chaos/schedule";
-import { playInWorld, useChaosEnv, warmUp } from "./lib/sim/play-in-world";
+import { describeSchedule } from "./lib/chaos/schedule";
+import { replayOwnGuards } from "./lib/sim/own-guards";
+import { useChaosEnv, warmUp } from "./lib/sim/play-in-world";
+import { replayOne } from "./lib/sim/replay-file";
 import { runWorkers } from "./lib/sim/run-workers";
 import { historyLines, replayCommand } from "./lib/sim/sim-report";
 import { kindAt, SIM_USAGE, type SimSettings, SimUsageError, simSettings } from "./lib/sim/sim-settings";
@@ -19,46 +21,15 @@ import { shrinkInWorld } from "./lib/sim/sim-shrink";
 const log = (line: string) => console.log(line);
 
 async function replay(s: SimSettings): Promise<number> {
+  if (s.unsafeOwnGuard) return replayOwnGuards(s, log);
   const { env, client } = switchesOf(s.unsafe);
   useChaosEnv(env);
-  if (s.replayFiles.length === 0) return replayOne(s, client);
+  if (s.replayFiles.length === 0) return (await replayOne(s, { client }, log)).length === 0 ? 0 : 1;
   let violating = 0;
-  for (const path of s.replayFiles) violating += await replayOne(s, client, path);
+  for (const path of s.replayFiles)
+    if ((await replayOne(s, { client, path }, log)).length > 0) violating += 1;
   if (s.replayFiles.length > 1) log(`\n${s.replayFiles.length} files played, ${violating} with a violation`);
   return violating === 0 ? 0 : 1;
-}
-
-/**
- * The index a kept regression (a file naming no seed and index) plays at: one of its own, from its name, so that
- * files played in one process never share a run id (a schedule that repeats an earlier one's payment ids in the same
- * process has been seen to lose a notification: docs/fault-checker.md, "What it does not model").
- */
-function indexOfName(path: string): number {
-  return Number.parseInt(createHash("sha256").update(basename(path)).digest("hex").slice(0, 4), 16);
-}
-
-/** Plays one schedule again (an index of the seed, or a file's), prints its history and hash; 1 on a violation. */
-async function replayOne(s: SimSettings, client: ClientSwitches, path?: string): Promise<number> {
-  const file = path ? (JSON.parse(readFileSync(path, "utf8")) as Partial<RunRecord>) : undefined;
-  const seed = file ? (file.seed ?? 0) : s.seed;
-  const index = file ? Number(file.path ?? indexOfName(path as string)) : (s.replayIndex as number);
-  const kind = kindAt(s, index);
-  const regions = file?.schedule && needsTwoRegions(file.schedule) ? 2 : kind.regions;
-  log(
-    `\nreplaying schedule ${index} of seed ${seed} (${regions} Region(s))${path ? ` as ${path} holds it` : ""}`,
-  );
-  await warmUp(regions);
-  const { record, historyHash } = await playInWorld(
-    { seed, index, regions, realWorld: kind.realWorld },
-    file?.schedule,
-    client,
-  );
-  log(describeSchedule(record.schedule));
-  if (!path || record.violations.length > 0) for (const line of historyLines(record)) log(line);
-  for (const v of record.violations) log(`  VIOLATION ${v.check}: ${v.reason}`);
-  log(`history sha256 ${historyHash}`);
-  log(record.violations.length === 0 ? "no violation" : `${record.violations.length} violation(s)`);
-  return record.violations.length === 0 ? 0 : 1;
 }
 
 async function main(): Promise<number> {

@@ -17,6 +17,8 @@ export interface SimSettings {
   replayIndex?: number;
   /** Plays the schedules these files hold (a violation, its shrinking, a kept regression), each in the world it names. */
   replayFiles: string[];
+  /** Plays each replay file with the guard it names (its `guard` field) taken away in its world alone. */
+  unsafeOwnGuard: boolean;
   shrink: boolean;
   /** A long run's mode: play on past a violation (each is written and listed; none is shrunk). */
   keepGoing: boolean;
@@ -24,7 +26,7 @@ export interface SimSettings {
 
 export const SIM_USAGE = `usage: npm run sim -- [--seed <n>] [--runs <n>] [--for <minutes>] [--regions 1|2|mixed]
                       [--nemesis classic|real-world|mixed] [--parallel <processes>] [--unsafe <guard>]... [--out <dir>] [--replay-index <i>]
-                      [--replay-file <file>] [--no-shrink] [--keep-going]
+                      [--replay-file <file>] [--unsafe-own-guard] [--no-shrink] [--keep-going]
   --seed          the run's seed (default: the time); schedule i of a seed is always the same one
   --runs          schedules to play (default 100; with --for, no limit but the time)
   --for           stop starting schedules after this many minutes
@@ -37,6 +39,8 @@ export const SIM_USAGE = `usage: npm run sim -- [--seed <n>] [--runs <n>] [--for
   --replay-index  play one schedule of the seed again, byte for byte, and print its history
   --replay-file   play the schedule a file holds (a violation, its shrinking, a kept regression), in the world
                   it names (seed 0, index 0 when it names none); repeat it to play several
+  --unsafe-own-guard  with --replay-file: play each file with the guard it names (its "guard") taken away, in its
+                  own world only; exit 0 when every file naming a guard was caught, 1 when one was not
   --keep-going    play on past a violation: each is written to --out with its replay command, none is shrunk
 exit: 0 no violation, 1 a violation (its replay command is printed), 2 usage`;
 
@@ -62,14 +66,16 @@ export function simSettings(argv: string[]): SimSettings {
     shrink: true,
     keepGoing: false,
     replayFiles: [],
+    unsafeOwnGuard: false,
   };
   let runsGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] as string;
     const v = argv[i + 1];
-    if (flag === "--no-shrink" || flag === "--keep-going") {
+    if (flag === "--no-shrink" || flag === "--keep-going" || flag === "--unsafe-own-guard") {
       if (flag === "--no-shrink") s.shrink = false;
-      else s.keepGoing = true;
+      else if (flag === "--keep-going") s.keepGoing = true;
+      else s.unsafeOwnGuard = true;
       continue;
     }
     if (flag === "--runs") runsGiven = true;
@@ -77,6 +83,10 @@ export function simSettings(argv: string[]): SimSettings {
     i++;
   }
   if (s.forMinutes !== undefined && !runsGiven) s.runs = Number.MAX_SAFE_INTEGER;
+  if (s.unsafeOwnGuard && (s.replayFiles.length === 0 || s.unsafe.length > 0))
+    throw new SimUsageError(
+      "--unsafe-own-guard takes the guards the --replay-file files name, and no --unsafe",
+    );
   return s;
 }
 
