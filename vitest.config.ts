@@ -24,6 +24,7 @@ export const TWICE_ON_STRIPE = [
 export const STRIPE_ONLY = [
   "test/payments/refund-fails-later.test.ts",
   "test/payments/intent-processing.test.ts",
+  "test/chaos/refund-fails-later-schedule.test.ts",
 ];
 export default defineConfig({
   test: {

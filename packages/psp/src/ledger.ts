@@ -74,6 +74,8 @@ export interface ChargeSummary {
   amount: number;
   currency: string;
   refunded: boolean;
+  /** How many of its refunds the PSP failed or canceled after accepting them (Stripe's dialect). */
+  refunds_failed?: number;
 }
 
 /** A refund as tests see it. */
@@ -113,6 +115,12 @@ export interface Ledger {
 export function createLedger(): Ledger {
   const charges: Owned<Charge>[] = [];
   const refunds: Owned<Refund>[] = [];
+  const refundsFailedOf = (charge: string) => {
+    const n = refunds.filter(
+      ({ record: r }) => r.charge === charge && (r.status === "failed" || r.status === "canceled"),
+    ).length;
+    return n > 0 ? { refunds_failed: n } : {};
+  };
   const due = new Map<Charge | Refund, string>();
   return {
     addCharge: (account, record) => void charges.push({ account, record }),
@@ -141,6 +149,8 @@ export function createLedger(): Ledger {
           amount: c.amount,
           currency: c.currency,
           refunded: c.refunded,
+          // Only when there are some: Stripe's dialect alone fails refunds later.
+          ...refundsFailedOf(c.id),
         })),
     refunds: () =>
       refunds.map(({ record: r }) => ({ id: r.id, charge: r.charge, idempotency_key: r.idempotency_key })),

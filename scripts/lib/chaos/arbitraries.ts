@@ -9,7 +9,7 @@ import {
 } from "./schedule";
 
 // A decline is one order in eight, so most orders exercise the success path and its notifications.
-const orderWithDeclines: fc.Arbitrary<OrderSpec> = fc.record({
+export const orderWithDeclines: fc.Arbitrary<OrderSpec> = fc.record({
   caller: fc.integer({ min: 0, max: 2 }),
   merchant: fc.integer({ min: 0, max: 1 }),
   amount: fc.integer({ min: 100, max: 99_999 }),
@@ -151,10 +151,11 @@ export const stalledReplicationScheduleArbitrary: fc.Arbitrary<Schedule> = twoRe
 export function twoRegionSchedules(
   regionSteps: fc.Arbitrary<Step>,
   clientSteps: fc.Arbitrary<Step> = step,
+  orders: fc.Arbitrary<OrderSpec> = orderWithDeclines,
 ): fc.Arbitrary<Schedule> {
   return fc
     .record({
-      orders: fc.array(orderWithDeclines, { minLength: 1, maxLength: 2 }),
+      orders: fc.array(orders, { minLength: 1, maxLength: 2 }),
       steps: fc.array(
         fc.oneof({ weight: 3, arbitrary: clientSteps }, { weight: 1, arbitrary: regionSteps }),
         {

@@ -1,6 +1,6 @@
 import { emailsBounded, notifiedOnce } from "./checker-notifications";
 import { type HistoryEntry, isRegionFailure, type Violation, violation as v } from "./history";
-import type { Observation } from "./observe";
+import { failedRefundsOf, type Observation } from "./observe";
 import type { ClientView } from "./run-schedule";
 
 /**
@@ -56,7 +56,8 @@ function noLostPayment(obs: Observation): Violation[] {
     const p = obs.payments.get(c.reference);
     if (!p?.row)
       return [v("no-lost-payment", `charge ${c.id} (${c.reference}) has no ledger row its owner can read`)];
-    const want = c.refunded ? "REFUNDED" : "SUCCEEDED";
+    // A refund the PSP failed later leaves the charge unrefunded and the payment REFUND_FAILED (until a new attempt).
+    const want = c.refunded ? "REFUNDED" : (c.refunds_failed ?? 0) > 0 ? "REFUND_FAILED" : "SUCCEEDED";
     if (p.row.state !== want || p.row.psp_charge !== c.id)
       return [
         v(
@@ -85,7 +86,8 @@ function answersAgree(history: HistoryEntry[], obs: Observation): Violation[] {
   for (const [id, entries] of heard) {
     const final = String(obs.payments.get(id)?.row?.state ?? "absent");
     const charged = obs.charges.some((c) => c.reference === id);
-    for (const e of entries) out.push(...contradiction(id, e, final, charged));
+    const failedLater = failedRefundsOf(obs, id);
+    for (const e of entries) out.push(...contradiction(id, e, final, charged, failedLater > 0));
     out.push(
       ...backwards(
         id,
@@ -100,6 +102,7 @@ function answersAgree(history: HistoryEntry[], obs: Observation): Violation[] {
         entries.filter((e) => e.op === "cancel"),
         REFUND_RANK,
         history,
+        failedLater,
       ),
     );
   }
@@ -144,9 +147,15 @@ const stalledThrough = (history: HistoryEntry[], fromMs: number, toMs: number) =
       !history.some((r) => r.op === "replication_resume" && r.at_ms >= s.at_ms && r.at_ms <= toMs),
   );
 
-function contradiction(id: string, e: HistoryEntry, final: string, charged: boolean): Violation[] {
+function contradiction(
+  id: string,
+  e: HistoryEntry,
+  final: string,
+  charged: boolean,
+  refundFailedLater: boolean,
+): Violation[] {
   const s = e.state as string;
-  if (s === "SUCCEEDED" && !["SUCCEEDED", "REFUNDED"].includes(final))
+  if (s === "SUCCEEDED" && !["SUCCEEDED", "REFUNDED", "REFUND_FAILED"].includes(final))
     return [
       v("answers-agree", `${id}: a client heard SUCCEEDED (${e.op} ${e.status}), the ledger ends ${final}`),
     ];
@@ -157,7 +166,8 @@ function contradiction(id: string, e: HistoryEntry, final: string, charged: bool
         `${id}: a client heard FAILED, the ledger ends ${final}${charged ? " and the PSP charged it" : ""}`,
       ),
     ];
-  if (s === "REFUNDED" && final !== "REFUNDED")
+  // The contract: a refund the PSP fails after confirming it moves the payment to REFUND_FAILED, and the buyer is told.
+  if (s === "REFUNDED" && final !== "REFUNDED" && !(refundFailedLater && final === "REFUND_FAILED"))
     return [v("answers-agree", `${id}: a client heard REFUNDED, the ledger ends ${final}`)];
   // A 202 REFUND_PENDING promised the buyer a refund: it ends sent (REFUNDED), refused and told (REFUND_FAILED), or
   // still on its way; never back on the charge's ladder, where nothing will ever send it (issue 40, item 3).
@@ -181,6 +191,7 @@ function backwards(
   entries: HistoryEntry[],
   rank: Record<string, number>,
   history: HistoryEntry[],
+  refundsFailedLater = 0,
 ): Violation[] {
   let top = -1;
   let topState = "";
@@ -191,7 +202,9 @@ function backwards(
     if (r < top || (r === top && e.state !== topState)) {
       // One step back per Region failure before it, spent whenever it comes: the new Region may be behind both
       // the old Region's answer and what resolve learned from the PSP for a key it had no trace of.
-      const failures = history.filter((f) => isRegionFailure(f) && f.at_ms <= e.at_ms).length;
+      // A refund the PSP failed later starts the refund's ladder again with the next attempt.
+      const failures =
+        history.filter((f) => isRegionFailure(f) && f.at_ms <= e.at_ms).length + refundsFailedLater;
       if (spent >= failures)
         return [v("no-state-backwards", `${id}: heard ${topState}, then ${e.state} (${e.op} ${e.status})`)];
       spent += 1;
@@ -246,19 +259,32 @@ function regionsAgree(view: ClientView, obs: Observation): Violation[] {
   return out;
 }
 
-/** Every SUCCEEDED payment is credited once, and a refunded one debited once. */
+/**
+ * Every SUCCEEDED payment is credited once, and a refunded one debited once; each refund the PSP failed later
+ * credits the merchant once more (the debit taken back), so a REFUND_FAILED payment counts in the balance.
+ */
 function creditedOnce(view: ClientView, obs: Observation): Violation[] {
   return view.names.merchants.flatMap((m, i) => {
-    const rows = [...obs.payments.values()].flatMap((p) => (p.row && p.row.merchant_id === m ? [p.row] : []));
-    const credited = rows.filter((r) => r.state === "SUCCEEDED" || r.state === "REFUNDED");
-    const balance = rows.filter((r) => r.state === "SUCCEEDED").reduce((a, r) => a + Number(r.amount), 0);
+    const rows = [...obs.payments].flatMap(([id, p]) =>
+      p.row && p.row.merchant_id === m ? [{ id, row: p.row }] : [],
+    );
+    const credited = rows.filter(({ row }) =>
+      ["SUCCEEDED", "REFUNDED", "REFUND_FAILED"].includes(String(row.state)),
+    );
+    // A refund the PSP failed later is taken back (one more credit) only if the ledger had it debited: one that
+    // failed before anyone heard it succeed (a lost reply, then a retry that met it failed) was never debited.
+    const takeBacksAtMost = credited.reduce((n, { id }) => n + failedRefundsOf(obs, id), 0);
+    const balance = credited
+      .filter(({ row }) => row.state !== "REFUNDED")
+      .reduce((a, { row }) => a + Number(row.amount), 0);
     const got = obs.merchants[i] ?? { balance: 0, credits: 0 };
-    return got.credits === credited.length && got.balance === balance
+    const paid = credited.length;
+    return got.credits >= paid && got.credits <= paid + takeBacksAtMost && got.balance === balance
       ? []
       : [
           v(
             "credited-once",
-            `${m}: ${got.credits} credits and balance ${got.balance}, for ${credited.length} credited payments worth ${balance} now`,
+            `${m}: ${got.credits} credits and balance ${got.balance}, for ${paid} credited payments (and at most ${takeBacksAtMost} refunds taken back) worth ${balance} now`,
           ),
         ];
   });
@@ -291,7 +317,7 @@ function nothingLeft(obs: Observation): Violation[] {
     out.push(v("nothing-unknown", `${obs.backlog} payments still open in the resolver's index`));
   for (const [id, p] of obs.payments) {
     const state = p.row?.state;
-    if (state && !["SUCCEEDED", "FAILED", "REFUNDED"].includes(String(state)))
+    if (state && !["SUCCEEDED", "FAILED", "REFUNDED", "REFUND_FAILED"].includes(String(state)))
       out.push(v("nothing-unknown", `${id} ends ${String(state)}`));
   }
   for (const [queue, n] of Object.entries(obs.queues))

@@ -11,6 +11,13 @@ export interface PspCharge {
   reference: string;
   amount: number;
   refunded: boolean;
+  /** How many of its refunds the PSP failed after accepting them (Stripe fails them later: pm_card_refundFail). */
+  refunds_failed?: number;
+}
+
+/** How many refunds of a payment's charge the PSP failed later: each took the merchant's debit back. */
+export function failedRefundsOf(obs: Pick<Observation, "charges">, paymentId: string): number {
+  return obs.charges.find((c) => c.reference === paymentId)?.refunds_failed ?? 0;
 }
 
 /** What the checker reads once the stack is quiet: the PSP's, the API's and the raw stores' own records. */

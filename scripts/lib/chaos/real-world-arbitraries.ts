@@ -1,12 +1,29 @@
 import fc from "fast-check";
-import { orderIndex, payFault, regionStep, step, twoRegionSchedules } from "./arbitraries";
-import { ASYNC_CRASH_POINTS, type Schedule, type Step } from "./schedule";
+import { orderIndex, orderWithDeclines, payFault, regionStep, step, twoRegionSchedules } from "./arbitraries";
+import { ASYNC_CRASH_POINTS, type OrderSpec, type Schedule, type Step } from "./schedule";
 
 // What the real world adds to the classic nemesis (issue 42, item 3), in a generator of its own so that the others
 // draw, for a seed, the schedules they always drew:
 // - replication stalls (both Regions running) with a refund kept in flight at the PSP's edge across it (issue 40);
 // - the PSP's lookup by reference lags, for a resolve or through a resolver's pass, mostly after a failover;
-// - the mapping's stream reads are throttled as a payment's records arrive, so its events reach the relay late.
+// - the mapping's stream reads are throttled as a payment's records arrive, so its events reach the relay late;
+// - a resolver's pass is paused at a PSP call while its Region is cut off and failed over, and goes on after;
+// - an order in four pays with a card whose refunds Stripe fails later (pm_card_refundFail; Stripe's dialect only).
+
+// A record with the card's flag as an optional key (no map), so that the shrinker can shrink a given schedule.
+const realWorldOrder: fc.Arbitrary<OrderSpec> = fc.oneof(
+  { weight: 3, arbitrary: orderWithDeclines },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      caller: fc.integer({ min: 0, max: 2 }),
+      merchant: fc.integer({ min: 0, max: 1 }),
+      amount: fc.integer({ min: 100, max: 99_999 }),
+      declined: fc.constant(false),
+      refundFails: fc.constant(true),
+    }),
+  },
+);
 
 const laggingResolve: fc.Arbitrary<Step> = fc.record({
   op: fc.constant("resolve" as const),
@@ -18,6 +35,12 @@ const laggingResolverPass: fc.Arbitrary<Step> = fc.constant({
   op: "job" as const,
   job: "resolver" as const,
   lookupLag: true,
+});
+
+const resolverPassPausedAcrossCut: fc.Arbitrary<Step> = fc.constant({
+  op: "job" as const,
+  job: "resolver" as const,
+  pausedAcrossCut: true,
 });
 
 const payWhileStreamThrottled: fc.Arbitrary<Step> = fc.record(
@@ -43,6 +66,7 @@ const realWorldClientStep: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: laggingResolve },
   { weight: 1, arbitrary: laggingResolverPass },
   { weight: 1, arbitrary: payWhileStreamThrottled },
+  { weight: 1, arbitrary: resolverPassPausedAcrossCut },
 );
 
 // Replication stalls one Region step in five; a refund kept in flight across it is drawn among the client steps.
@@ -63,15 +87,16 @@ export const realWorldScheduleArbitrary: fc.Arbitrary<Schedule> = realWorldShrin
  * violating real-world schedule given as an example (every step it holds is drawn here too).
  */
 export function realWorldShrinkable(): fc.Arbitrary<Schedule> {
-  return twoRegionSchedules(realWorldRegionStep, realWorldClientStep);
+  return twoRegionSchedules(realWorldRegionStep, realWorldClientStep, realWorldOrder);
 }
 
 /** Whether a schedule holds a step only the real-world generator draws (for the shrinker's choice). */
 export function drawsRealWorld(s: Schedule): boolean {
+  if (s.orders.some((o) => o.refundFails)) return true;
   return s.steps.some(
     (st) =>
       (st.op === "resolve" && st.lookupLag) ||
-      (st.op === "job" && st.lookupLag) ||
+      (st.op === "job" && (st.lookupLag || st.pausedAcrossCut)) ||
       (st.op === "pay" && st.streamThrottle) ||
       (st.op === "cancel" && st.fault === "psp_outage"),
   );

@@ -1,5 +1,6 @@
 import { type FailoverOutcome, Progress, runFailover } from "@eo/core/failover";
 import { LOCAL_FAILOVER_SETTINGS, localSides } from "../../../packages/local/src/region/local-sides";
+import { clockReadOver } from "../failover/local-targets";
 import type { ChaosApi } from "./chaos-api";
 import type { History } from "./history";
 import {
@@ -144,10 +145,8 @@ async function failover(
  * the real-world nemesis; in AWS there is one clock). The offset is read once per failover.
  */
 async function stackClock(api: ChaosApi): Promise<() => number> {
-  const sent = Date.now();
-  const { now } = await api.local<{ now: number }>("GET", "/clock");
-  const offsetMs = now - Math.round((sent + Date.now()) / 2);
-  return () => Date.now() + offsetMs;
+  const read = async () => (await api.local<{ now: number }>("GET", "/clock")).now;
+  return (await clockReadOver(read)) ?? Date.now;
 }
 
 /** Replication resumes after a stall (a no-op when it was not paused), as the Regions that came back reconnect. */

@@ -16,6 +16,7 @@ import {
   CANCEL_OUTAGE_MS,
   LOOKUP_LAG_FAULT,
   LOOKUP_LAGS,
+  PASS_PAUSE_FAULT,
   payFaultBody,
   STREAM_THROTTLE_MS,
 } from "./step-faults";
@@ -88,7 +89,7 @@ class Player {
         this.history.add({ process: "nemesis", type: "fault", op: `clock+${step.seconds}s` });
         return void (await advanceWhenPspIdle(this.api, step.seconds));
       case "job":
-        return this.job(step.job, step.lookupLag);
+        return this.job(step.job, step.lookupLag, step.pausedAcrossCut);
       case "redeliver":
         return this.redeliver(step.order);
       case "region_fail":
@@ -120,7 +121,11 @@ class Player {
       order_id: `o${index}`,
       amount: spec.amount + index,
       currency: "USD",
-      payment_method: spec.declined ? "pm_card_declined" : "pm_card_visa",
+      payment_method: spec.declined
+        ? "pm_card_declined"
+        : spec.refundFails
+          ? "pm_card_refundFail"
+          : "pm_card_visa",
       merchant_id: this.view.names.merchants[spec.merchant],
     };
     return { index, caller, body, process: `client-${spec.caller}` };
@@ -172,12 +177,28 @@ class Player {
     await this.settleFaults(armed);
   }
 
-  /** A scheduled job's pass, with the PSP's lookups by reference lagging through it when the step says so. */
-  private async job(job: "resolver" | "sweeps", lookupLag?: boolean): Promise<void> {
-    const armed = lookupLag ? LOOKUP_LAG_FAULT : {};
-    await this.arm(armed, LOOKUP_LAGS.pass);
+  /**
+   * A scheduled job's pass, with the PSP's lookups by reference lagging through it when the step says so; paused
+   * across a cut, its Region is cut off (the operator still reaches it) and failed over while its first PSP call is
+   * held, so the pass goes on after the fence (the mid-pass trace of issue 40).
+   */
+  private async job(
+    job: "resolver" | "sweeps",
+    lookupLag?: boolean,
+    pausedAcrossCut?: boolean,
+  ): Promise<void> {
+    const armed = { ...(lookupLag ? LOOKUP_LAG_FAULT : {}), ...(pausedAcrossCut ? PASS_PAUSE_FAULT : {}) };
+    await this.arm(lookupLag ? LOOKUP_LAG_FAULT : {}, LOOKUP_LAGS.pass);
+    await this.arm(pausedAcrossCut ? PASS_PAUSE_FAULT : {});
     this.history.add({ process: "scheduler", type: "invoke", op: job });
-    await this.api.local("POST", `/run/${job}`);
+    const pass = this.api.local("POST", `/run/${job}`).catch((err: Error) => err);
+    if (pausedAcrossCut) {
+      await sleep(200);
+      await partitionActiveRegion(this.api, this.history, true);
+    }
+    const out = await pass;
+    if (out instanceof Error)
+      this.history.add({ process: "scheduler", type: "info", op: job, detail: out.message });
     await this.settleFaults(armed);
   }
 

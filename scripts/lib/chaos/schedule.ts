@@ -8,12 +8,16 @@ export interface Schedule {
   steps: Step[];
 }
 
-/** One order: who pays, whom, how much, and whether the card is declined. */
+/**
+ * One order: who pays, whom, how much, and whether the card is declined. `refundFails`: the card is Stripe's
+ * `pm_card_refundFail`, whose refunds succeed and then fail some time later (only Stripe's dialect fails them).
+ */
 export interface OrderSpec {
   caller: number;
   merchant: number;
   amount: number;
   declined: boolean;
+  refundFails?: boolean;
 }
 
 /** What goes wrong around one request to the PSP or in the handler that serves it. */
@@ -67,8 +71,11 @@ export type Step =
   | { op: "cancel"; order: number; fault: CancelFault }
   /** The clock jumps: the buyer comes back after seconds or hours. */
   | { op: "later"; seconds: number }
-  /** A scheduled job runs; `lookupLag`: the PSP's lookups by reference lag during its pass. */
-  | { op: "job"; job: "resolver" | "sweeps"; lookupLag?: boolean }
+  /**
+   * A scheduled job runs; `lookupLag`: the PSP's lookups by reference lag during its pass; `pausedAcrossCut`: the
+   * pass is held at its first PSP call while its Region is cut off and the on-call fails over, and goes on after.
+   */
+  | { op: "job"; job: "resolver" | "sweeps"; lookupLag?: boolean; pausedAcrossCut?: boolean }
   /** The PSP delivers every webhook of the order's payment again, oldest first (twice, out of order). */
   | { op: "redeliver"; order: number }
   /** The active Region fails within the replication lag, and the on-call engineer fails over (forced). */
@@ -125,7 +132,7 @@ export function describeSchedule(s: Schedule): string {
       case "later":
         return `later(${st.seconds}s)`;
       case "job":
-        return `${st.job}${st.lookupLag ? "[lookup_lag]" : ""}`;
+        return `${st.job}${st.lookupLag ? "[lookup_lag]" : ""}${st.pausedAcrossCut ? "[paused_across_cut]" : ""}`;
       case "region_fail":
       case "region_recover":
       case "region_partition":

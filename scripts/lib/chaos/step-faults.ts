@@ -16,6 +16,12 @@ export const LOOKUP_LAGS = { resolve: 1, pass: 3 } as const;
  */
 export const LOOKUP_LAG_FAULT = { psp_index_lag_ms: CHAOS_TIMING.notFoundSettleS * 1000 } as const;
 
+/**
+ * How long a paused pass's first PSP call is held (the operator's process or the scheduled pass paused mid-pass):
+ * past the forced failover's act window, within the resolver's 5 s PSP timeout, so its answer comes after the fence.
+ */
+export const PASS_PAUSE_FAULT = { psp_delay_ms: 4_000 } as const;
+
 /** Long enough to refuse a cancel's refund at the PSP's edge; cleared as soon as the cancel answered. */
 export const CANCEL_OUTAGE_MS = 3_000;
 

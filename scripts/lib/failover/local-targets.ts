@@ -21,16 +21,29 @@ export function localTargetsOf(t: Target): LocalTargets {
  */
 export async function localStackClock(t: LocalTargets): Promise<() => number> {
   for (const api of [t.apis.primary, t.apis.standby].filter(Boolean)) {
-    const sent = Date.now();
-    const res = await fetch(`${api}/_local/clock`, { signal: AbortSignal.timeout(3_000) }).catch(
-      () => undefined,
-    );
-    if (!res?.ok) continue;
-    const { now } = (await res.json()) as { now: number };
-    const offsetMs = now - Math.round((sent + Date.now()) / 2);
-    return () => Date.now() + offsetMs;
+    const stackNow = await clockReadOver(async () => {
+      const res = await fetch(`${api}/_local/clock`, { signal: AbortSignal.timeout(3_000) }).catch(
+        () => undefined,
+      );
+      return res?.ok ? ((await res.json()) as { now: number }).now : undefined;
+    });
+    if (stackNow) return stackNow;
   }
   return Date.now;
+}
+
+/**
+ * A clock read once over the wire, kept by its offset from this process's clock at the reply's midpoint;
+ * undefined when `readNow` answers nothing.
+ */
+export async function clockReadOver(
+  readNow: () => Promise<number | undefined>,
+): Promise<(() => number) | undefined> {
+  const sent = Date.now();
+  const now = await readNow();
+  if (now === undefined) return undefined;
+  const offsetMs = now - Math.round((sent + Date.now()) / 2);
+  return () => Date.now() + offsetMs;
 }
 
 /**

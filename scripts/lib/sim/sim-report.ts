@@ -19,7 +19,9 @@ export interface SimSummary {
 /** The one command that plays schedule `index` of the run again, byte for byte. */
 export function replayCommand(s: SimSettings, index: number): string {
   const unsafe = s.unsafe.map((u) => ` --unsafe ${u}`).join("");
-  return `npm run sim -- --seed ${s.seed} --regions ${s.regions} --nemesis ${s.nemesis} --replay-index ${index}${unsafe}`;
+  // The PSP's dialect is the stack's environment (PSP=stripe plays Stripe's, with its refunds that fail later).
+  const dialect = process.env.PSP === "stripe" ? "PSP=stripe " : "";
+  return `${dialect}npm run sim -- --seed ${s.seed} --regions ${s.regions} --nemesis ${s.nemesis} --replay-index ${index}${unsafe}`;
 }
 
 /** The summary, readable at a glance. */
