@@ -2,21 +2,13 @@ import { describe, expect, it } from "vitest";
 import { checkRun } from "../../scripts/lib/chaos/checker";
 import type { HistoryEntry } from "../../scripts/lib/chaos/history";
 import type { Observation } from "../../scripts/lib/chaos/observe";
+import { quietObservation } from "./support/observation";
 
 const id = "pay_0123456789abcdef0123456789abcdef";
 const view = { names: { callers: ["c0"], merchants: ["m0"] }, keys: [["k0"]], paymentIds: [id] };
-const obs: Observation = {
-  charges: [],
+const obs: Observation = quietObservation({
   payments: new Map([[id, { owner: 0, row: { state: "SUCCEEDED" } }]]),
-  merchants: [],
-  merchantsByRegion: {},
-  screens: [],
-  emails: [],
-  backlog: 0,
-  queues: {},
-  outboxLeft: 0,
-  journal: new Map(),
-};
+});
 const heard = (at_ms: number, op: string, state: string): HistoryEntry => ({
   at_ms,
   process: "client-0",

@@ -2,21 +2,14 @@ import { describe, expect, it } from "vitest";
 import { checkRun } from "../../scripts/lib/chaos/checker";
 import type { HistoryEntry } from "../../scripts/lib/chaos/history";
 import type { Observation } from "../../scripts/lib/chaos/observe";
+import { quietObservation } from "./support/observation";
 
 const id = "pay_0123456789abcdef0123456789abcdef";
 const view = { names: { callers: ["c0"], merchants: ["m0"] }, keys: [["k0"]], paymentIds: [id] };
-const obs: Observation = {
+const obs: Observation = quietObservation({
   charges: [{ id: "ch_1", reference: id } as Observation["charges"][number]],
   payments: new Map([[id, { owner: 0, row: { state: "SUCCEEDED" } }]]),
-  merchants: [],
-  merchantsByRegion: {},
-  screens: [],
-  emails: [],
-  backlog: 0,
-  queues: {},
-  outboxLeft: 0,
-  journal: new Map(),
-};
+});
 const resolvedVoid = (at_ms: number): HistoryEntry => ({
   at_ms,
   process: "client-0",
