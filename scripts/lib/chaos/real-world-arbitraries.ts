@@ -1,5 +1,13 @@
 import fc from "fast-check";
-import { orderIndex, orderWithDeclines, payFault, regionStep, step, twoRegionSchedules } from "./arbitraries";
+import {
+  orderIndex,
+  orderParties,
+  orderWithDeclines,
+  payFault,
+  regionStep,
+  step,
+  twoRegionSchedules,
+} from "./arbitraries";
 import { ASYNC_CRASH_POINTS, type OrderSpec, type Schedule, type Step } from "./schedule";
 
 // What the real world adds to the classic nemesis (issue 42, item 3), in a generator of its own so that the others
@@ -16,9 +24,7 @@ const realWorldOrder: fc.Arbitrary<OrderSpec> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.record({
-      caller: fc.integer({ min: 0, max: 2 }),
-      merchant: fc.integer({ min: 0, max: 1 }),
-      amount: fc.integer({ min: 100, max: 99_999 }),
+      ...orderParties,
       declined: fc.constant(false),
       refundFails: fc.constant(true),
     }),

@@ -187,9 +187,10 @@ class Player {
     lookupLag?: boolean,
     pausedAcrossCut?: boolean,
   ): Promise<void> {
-    const armed = { ...(lookupLag ? LOOKUP_LAG_FAULT : {}), ...(pausedAcrossCut ? PASS_PAUSE_FAULT : {}) };
-    await this.arm(lookupLag ? LOOKUP_LAG_FAULT : {}, LOOKUP_LAGS.pass);
-    await this.arm(pausedAcrossCut ? PASS_PAUSE_FAULT : {});
+    const lag = lookupLag ? LOOKUP_LAG_FAULT : {};
+    const pause = pausedAcrossCut ? PASS_PAUSE_FAULT : {};
+    await this.arm(lag, LOOKUP_LAGS.pass);
+    await this.arm(pause);
     this.history.add({ process: "scheduler", type: "invoke", op: job });
     const pass = this.api.local("POST", `/run/${job}`).catch((err: Error) => err);
     if (pausedAcrossCut) {
@@ -199,7 +200,7 @@ class Player {
     const out = await pass;
     if (out instanceof Error)
       this.history.add({ process: "scheduler", type: "info", op: job, detail: out.message });
-    await this.settleFaults(armed);
+    await this.settleFaults({ ...lag, ...pause });
   }
 
   /** Arms each fault for `n` occurrences. */
