@@ -1,10 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
+import { clock } from "../../packages/core/src/clock/clock";
+import { signWebhook } from "../../packages/core/src/psp/webhook-signature";
+import { localSecrets } from "../../packages/local/src/stack/handler-env";
 import { eventually, merchantOf, screenOf } from "../async/support/async-stack";
 import { postDevice } from "../devices/support/device-api";
 import { ApiClient, newKey, order42 } from "../support/api-client";
 import { tablesOf } from "../support/ledger-reads";
 import { useLocalStack } from "../support/local-stack";
+import { snapshotTables } from "../support/tables";
 
 // Stripe's refunds as Stripe has them (issue 39): only a `succeeded` refund is done. Run in Stripe's dialect only
 // (vitest.config.ts, STRIPE_ONLY): the generic PSP has neither pending refunds nor refunds that fail later.
@@ -21,6 +25,8 @@ const refundKeys = (paymentId: string) =>
 afterEach(() => {
   delete process.env.EO_TEST_UNSAFE_PENDING_REFUND_IS_DONE;
   delete process.env.EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK;
+  delete process.env.EO_TEST_UNSAFE_NO_REFUND_FAILED_NOTICE;
+  delete process.env.EO_TEST_UNSAFE_TAKE_EARLY_EVENTS;
   stack().psp.setWebhookUrl(`${stack().apiUrl}${stack().webhookPath}`);
 });
 
@@ -161,16 +167,131 @@ describe("a refund Stripe fails after it succeeded (pm_card_refundFail, which fa
     ]);
   });
 
-  it("with EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK=1, leaves the merchant debited and the buyer untold", async () => {
+  it("with EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK=1, tells the buyer but leaves the merchant debited", async () => {
     // prepare
     process.env.EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK = "1";
     // act
     const { caller, merchant } = await refundedThenFailed();
-    await new Promise((r) => setTimeout(r, 1_500));
+    const screen = await eventually(
+      "the buyer told",
+      () => screenOf(stack(), { caller, token: "" }),
+      (s) => s.shown.some((n) => n.title === "Refund failed"),
+    );
     // assess
+    expect(screen.shown.map((s) => s.title)).toEqual(["Refund failed"]);
     expect(await merchantOf(stack(), merchant)).toMatchObject({ balance: 0, credits: 1 });
-    expect((await screenOf(stack(), { caller, token: "" })).shown.map((s) => s.title)).toEqual([
-      "Payment refunded",
+  });
+});
+
+describe("a refund Stripe fails before the ledger heard it succeed (pending, then succeeded and failed unseen)", () => {
+  /**
+   * A refund of pm_card_refundFail that Stripe holds pending for 100 ms, then succeeds and fails 2 s later, with no
+   * webhook: the ledger knows it only as REFUND_PENDING until the resolver reads it by id, failed.
+   */
+  async function failedUnheard() {
+    const paid = await paidPayment("pm_card_refundFail");
+    stack().psp.setWebhookUrl(undefined);
+    await api().local("POST", "/faults", { psp_refund_pending: 100 });
+    const cancel = await api().cancel(paid.token, paid.paymentId);
+    // Stripe's own (real) clock runs the refund's life; the resolver's wait is the stack's.
+    await new Promise((r) => setTimeout(r, 2_500));
+    await api().local("POST", "/clock", { advance_s: 120 });
+    const pass = (await api().local("POST", "/run/resolver")).body.result as { settled: unknown[] };
+    return { ...paid, cancel, pass };
+  }
+
+  it("ends REFUND_FAILED, credits nothing back (nothing was debited), and tells the buyer once", async () => {
+    // prepare / act
+    const { token, caller, merchant, paymentId, cancel, pass } = await failedUnheard();
+    const screen = await eventually(
+      "the buyer told",
+      () => screenOf(stack(), { caller, token }),
+      (s) => s.shown.some((n) => n.title === "Refund failed"),
+    );
+    await api().local("POST", "/run/resolver");
+    await new Promise((r) => setTimeout(r, 1_000));
+    const after = await screenOf(stack(), { caller, token });
+    const view = await api().get(token, paymentId);
+    // assess
+    expect([cancel.status, cancel.body.state]).toEqual([202, "REFUND_PENDING"]);
+    expect(pass.settled).toContainEqual(
+      expect.objectContaining({ payment_id: paymentId, to: "REFUND_FAILED" }),
+    );
+    expect(view.body.state).toBe("REFUND_FAILED");
+    expect(screen.shown.map((s) => s.title)).toEqual(["Refund failed"]);
+    expect(after.alerts).toBe(screen.alerts);
+    expect(await merchantOf(stack(), merchant)).toMatchObject({ balance: 3000, credits: 1, debits: 0 });
+  });
+
+  it("with EO_TEST_UNSAFE_NO_REFUND_FAILED_NOTICE=1, ends REFUND_FAILED and the buyer, told 202, is never told", async () => {
+    // prepare
+    process.env.EO_TEST_UNSAFE_NO_REFUND_FAILED_NOTICE = "1";
+    // act
+    const { token, caller, paymentId, cancel } = await failedUnheard();
+    await new Promise((r) => setTimeout(r, 2_000));
+    const view = await api().get(token, paymentId);
+    // assess
+    expect([cancel.status, cancel.body.state, view.body.state]).toEqual([
+      202,
+      "REFUND_PENDING",
+      "REFUND_FAILED",
     ]);
+    expect((await screenOf(stack(), { caller, token })).shown.map((s) => s.title)).toEqual([
+      "Payment successful",
+    ]);
+  });
+});
+
+/** Stripe's `refund.failed` for a refund of ours (our metadata, no request of ours), signed as Stripe signs it. */
+function deliverRefundFailed(eventId: string, paymentId: string) {
+  const refund = {
+    id: `re_${eventId}`,
+    object: "refund",
+    status: "failed",
+    metadata: { payment_id: paymentId },
+  };
+  const body = JSON.stringify({
+    id: eventId,
+    object: "event",
+    type: "refund.failed",
+    created: Math.floor(clock.now() / 1000),
+    data: { object: { ...refund, failure_reason: "expired_or_canceled_card" } },
+    livemode: false,
+    request: { id: null, idempotency_key: null },
+  });
+  const signature = signWebhook(
+    localSecrets().StripeWebhookSecret as string,
+    body,
+    Math.floor(clock.now() / 1000),
+  );
+  const headers = { "stripe-signature": signature, "content-type": "application/json" };
+  return api().send("POST", stack().webhookPath, headers, body);
+}
+
+describe("a refund's failure met by a Region behind the refund (after a failover, the refund's writes still in the old Region)", () => {
+  it("answers 503 event-ahead and writes nothing, so Stripe delivers it again once this Region has heard of the refund", async () => {
+    // prepare: a SUCCEEDED payment here with no refund started, as a standby whose copy lags the cancel
+    const { paymentId } = await paidPayment();
+    const before = await snapshotTables(stack());
+    // act
+    const reply = await deliverRefundFailed(`evt_rfa_${paymentId.slice(4, 16)}`, paymentId);
+    // assess
+    expect(reply.status).toBe(503);
+    expect(String(reply.body.type)).toMatch(/\/event-ahead$/);
+    expect(reply.headers.get("retry-after")).toBe("2");
+    expect(await snapshotTables(stack())).toEqual(before);
+  });
+
+  it("counterfactual (EO_TEST_UNSAFE_TAKE_EARLY_EVENTS=1): taken with a 200 and remembered, its redelivery is a duplicate and the failure is lost", async () => {
+    // prepare
+    const { paymentId } = await paidPayment();
+    const eventId = `evt_rfb_${paymentId.slice(4, 16)}`;
+    process.env.EO_TEST_UNSAFE_TAKE_EARLY_EVENTS = "1";
+    // act
+    const taken = await deliverRefundFailed(eventId, paymentId);
+    const again = await deliverRefundFailed(eventId, paymentId);
+    // assess
+    expect([taken.status, taken.body.applied]).toEqual([200, false]);
+    expect([again.status, again.body.duplicate]).toEqual([200, true]);
   });
 });

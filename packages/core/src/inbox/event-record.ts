@@ -14,6 +14,18 @@ export const debitKey = (merchantId: string, shard: number, eventId: string) => 
   sk: `DEBIT#${eventId}`,
 });
 
+/**
+ * The record of an event that moves no money (`notice_only`), beside the credit and debit records but read by no
+ * balance: it is still the event's inbox entry and holds its intents.
+ */
+export const noticeKey = (merchantId: string, shard: number, eventId: string) => ({
+  pk: merchantShardPk(merchantId, shard),
+  sk: `NOTICE#${eventId}`,
+});
+
+/** The sort-key prefixes of an event's record, whichever kind it is. */
+export const EVENT_RECORD_PREFIXES = ["CREDIT#", "DEBIT#", "NOTICE#"] as const;
+
 /** An intent as the event record keeps it: its state only; its text is the event's, made again when sent. */
 export interface StoredIntent {
   state: NotificationIntent["state"];
@@ -49,10 +61,11 @@ export function intentMarkKey(
  * the event's inbox entry and holds its intents, so every retry of one event finds the one item.
  */
 export function eventRecordKey(
-  event: Pick<PaymentEvent, "type" | "merchant_id" | "event_id">,
+  event: Pick<PaymentEvent, "type" | "merchant_id" | "event_id" | "notice_only">,
   shards: number,
 ) {
   const shard = shardOf(event.event_id, shards);
+  if (event.notice_only) return noticeKey(event.merchant_id, shard, event.event_id);
   return event.type === "payment.refunded"
     ? debitKey(event.merchant_id, shard, event.event_id)
     : creditKey(event.merchant_id, shard, event.event_id);

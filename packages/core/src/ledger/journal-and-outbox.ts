@@ -78,16 +78,23 @@ export function refundJournalAndOutbox(
 }
 
 /**
- * The fact of a refund the PSP failed after accepting it, written once in the move to REFUND_FAILED. When the refund
- * had been answered done (the merchant was debited), it is the entry reversing the refund's (clearing debited,
- * merchant payable credited) and carries the outbox event `{payment_id}:REFUND_FAILED` (`:{n}` for attempt n ≥ 2): the
- * worker credits the merchant back once and tells the buyer. Otherwise no money moved, and it is the fact alone.
+ * What the failure of a refund announces: `reverses`, the merchant was debited (the refund had been answered done);
+ * `notice`, it was not, and the buyer is only told; `none`, the fact alone (a test switch's, never in AWS).
+ */
+export type RefundFailedEvent = "reverses" | "notice" | "none";
+
+/**
+ * The fact of a refund the PSP failed after accepting it, written once in the move to REFUND_FAILED, carrying the
+ * outbox event `{payment_id}:REFUND_FAILED` (`:{n}` for attempt n ≥ 2). When it `reverses`, it is the entry reversing
+ * the refund's (clearing debited, merchant payable credited): the worker credits the merchant back once and tells the
+ * buyer. Otherwise no money moved: the fact has no legs and its event is a notice only, so the worker tells the buyer
+ * and credits nothing.
  */
 export function refundFailedFact(
   table: string,
   row: PaymentRow,
   now: number,
-  reverses: boolean,
+  event: RefundFailedEvent,
   origin?: OutboxItem["origin_region"],
 ) {
   const sk = refundFactSk("REFUND_FAILED", row.refund_attempt);
@@ -95,18 +102,16 @@ export function refundFailedFact(
     ...(row.psp_refund ? { psp_refund: row.psp_refund } : {}),
     ...(row.refund_failure_reason ? { refund_failure_reason: row.refund_failure_reason } : {}),
   };
-  if (!reverses) {
-    const { pk } = paymentKey(row.payment_id);
-    const item = { pk, sk, ...fact, at: now };
-    return { TableName: table, Item: item, ConditionExpression: "attribute_not_exists(pk)" };
-  }
-  const legs = [
-    ["psp_clearing", "debit"],
-    [`merchant_payable:${row.merchant_id}`, "credit"],
-  ] as const;
-  const outbox = outboxFields(row, now, "REFUND_FAILED", origin);
+  const outbox = event === "none" ? {} : outboxFields(row, now, "REFUND_FAILED", origin, event === "notice");
+  const legs = event === "reverses" ? REFUND_FAILED_LEGS(row.merchant_id) : [];
   return journalEntry(table, row, now, sk, legs, { ...outbox, ...fact });
 }
+
+const REFUND_FAILED_LEGS = (merchantId: string) =>
+  [
+    ["psp_clearing", "debit"],
+    [`merchant_payable:${merchantId}`, "credit"],
+  ] as const;
 
 // One item per balanced entry, its legs inside it, and the entry is the outbox item too: a transaction bills each
 // item twice, and the entry and its event are written once, together, in the same move (bench:cost: four write
@@ -143,7 +148,13 @@ const EVENT_TYPES: Record<EventState, OutboxItem["type"]> = {
 
 // Whichever path moved the payment (owner, webhook, resolver), the event id is the state's, so it is one event; a
 // refund's is its attempt's (`:{n}` for attempt n ≥ 2), so that a later attempt is an event of its own.
-function outboxFields(row: PaymentRow, now: number, state: EventState, origin: OutboxItem["origin_region"]) {
+function outboxFields(
+  row: PaymentRow,
+  now: number,
+  state: EventState,
+  origin: OutboxItem["origin_region"],
+  noticeOnly = false,
+) {
   const attempt = row.refund_attempt ?? 1;
   const named = state !== "SUCCEEDED" && attempt > 1 ? `${state}:${attempt}` : state;
   const outbox: OutboxItem = {
@@ -157,6 +168,7 @@ function outboxFields(row: PaymentRow, now: number, state: EventState, origin: O
     currency: row.currency,
     created_at: now,
     ...(origin ? { origin_region: origin } : {}),
+    ...(noticeOnly ? { notice_only: true as const } : {}),
   };
   return { ...outbox, ...outboxIndexKey(row.payment_id, now) };
 }
@@ -172,7 +184,8 @@ export function outboxAgain(
   now: number,
   state: EventState,
   origin?: OutboxItem["origin_region"],
+  noticeOnly = false,
 ) {
-  const outbox = outboxFields(row, now, state, origin);
+  const outbox = outboxFields(row, now, state, origin, noticeOnly);
   return { TableName: table, Item: { ...outboxKey(outbox.event_id), ...outbox } };
 }

@@ -113,6 +113,11 @@ export interface OutboxItem {
    */
   origin_region?: "primary" | "standby";
   /**
+   * The event tells the buyer and moves no money: a refund the PSP failed before the ledger heard it succeed debited
+   * nobody, so there is no debit to credit back, but the contract still owes the buyer one notification.
+   */
+  notice_only?: true;
+  /**
    * The journal entry that carries the event (`PAY#…`, `JOURNAL#…`), read from the item's keys and never stored:
    * the relay takes the event off the entry instead of deleting an outbox item of its own.
    */

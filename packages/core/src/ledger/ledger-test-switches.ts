@@ -34,3 +34,11 @@ export const unsafeNoRefundInFlightFact = (): boolean =>
  * caught up, and a refund the buyer was told about is never sent.
  */
 export const unsafeNoRefundMark = (): boolean => process.env.EO_TEST_UNSAFE_NO_REFUND_MARK === "1";
+
+/**
+ * Test-only: EO_TEST_UNSAFE_NO_REFUND_FAILED_NOTICE=1 writes the failure of a refund the ledger never heard succeed as
+ * the fact alone, with no event, as before issue 42: no money moved, so nothing is credited back, but the buyer, told
+ * 202 REFUND_PENDING or nothing, is never told the refund failed either.
+ */
+export const unsafeNoRefundFailedNotice = (): boolean =>
+  process.env.EO_TEST_UNSAFE_NO_REFUND_FAILED_NOTICE === "1";

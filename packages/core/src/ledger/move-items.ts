@@ -18,6 +18,7 @@ import {
   webhookInboxKey,
 } from "./ledger-items";
 import type { Move } from "./ledger-port";
+import { unsafeNoRefundFailedNotice } from "./ledger-test-switches";
 import { inFlightFact } from "./refund-in-flight-facts";
 import { DECLINE_FACT_SK } from "./state-facts";
 
@@ -56,7 +57,8 @@ export function moveItems(
       out.items.push({ Put: fact.put });
       out.factAt.push(fact.sk);
     } else if (fact.event) {
-      out.items.push({ Put: outboxAgain(target.table, next, m.now, fact.event, target.origin) });
+      const again = outboxAgain(target.table, next, m.now, fact.event, target.origin, fact.noticeOnly);
+      out.items.push({ Put: again });
       out.factAt.push(undefined);
     }
   }
@@ -120,15 +122,18 @@ function refundInFlight(table: string, from: PaymentState, next: PaymentRow, now
 }
 
 // Only a refund that was answered done debited the merchant (the REFUNDED entry, read folded into `from`): its
-// failure takes the debit back, once, through the outbox. One the PSP failed while it was pending moved no money.
+// failure takes the debit back, once, through the outbox. One the PSP failed while it was pending moved no money,
+// but its buyer, told 202 or nothing, is still owed the one notification: its event is a notice only.
 function refundFailed(target: MoveTarget, from: PaymentState, next: PaymentRow, now: number): Fact {
   const reverses = from === "REFUNDED" && !unsafeNoRefundTakeBack();
-  const put = refundFailedFact(target.table, next, now, reverses, target.origin);
-  return { sk: put.Item.sk, put, ...(reverses ? { event: "REFUND_FAILED" as const } : {}) };
+  const event = reverses ? "reverses" : unsafeNoRefundFailedNotice() ? "none" : "notice";
+  const put = refundFailedFact(target.table, next, now, event, target.origin);
+  if (event === "none") return { sk: put.Item.sk, put };
+  return { sk: put.Item.sk, put, event: "REFUND_FAILED", ...(reverses ? {} : { noticeOnly: true }) };
 }
 
 type Put = NonNullable<TransactItem["Put"]>;
-type Fact = { sk: string; put: Put; event?: EventState };
+type Fact = { sk: string; put: Put; event?: EventState; noticeOnly?: boolean };
 
 const entry = (put: Put & { Item: { sk: string } }, event: Fact["event"]): Fact => ({
   sk: put.Item.sk,

@@ -1,6 +1,12 @@
 import { BatchGetCommand, type DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { isConditionFailure } from "../aws/document-client";
-import { eventRecordKey, type IntentMark, intentMarkKey, type StoredIntent } from "../inbox/event-record";
+import {
+  EVENT_RECORD_PREFIXES,
+  eventRecordKey,
+  type IntentMark,
+  intentMarkKey,
+  type StoredIntent,
+} from "../inbox/event-record";
 import type { PaymentEvent } from "../outbox/payment-event";
 import {
   CHANNELS,
@@ -106,7 +112,7 @@ export class DynamoIntentStore implements IntentStore {
       ...CHANNELS.map((c) => intentMarkKey(event, c, this.shards)),
     ];
     const items = await batchGetConsistent(this.db, this.table, keys);
-    const record = items.find((i) => String(i.sk).startsWith("CREDIT#") || String(i.sk).startsWith("DEBIT#"));
+    const record = items.find((i) => EVENT_RECORD_PREFIXES.some((p) => String(i.sk).startsWith(p)));
     const marks: Partial<Record<Channel, IntentMark>> = {};
     for (const i of items)
       if (String(i.sk).startsWith("MARK#")) marks[i.channel as Channel] = i as unknown as IntentMark;

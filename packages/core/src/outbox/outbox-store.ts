@@ -60,7 +60,7 @@ function withEntry(item: Record<string, unknown>): OutboxItem {
 
 /** Reads an outbox item out of a stream image (Lambda's JSON form: `{S: …}` / `{N: …}`). */
 export function outboxItemFromImage(
-  image: Record<string, { S?: string; N?: string }> | undefined,
+  image: Record<string, { S?: string; N?: string; BOOL?: boolean }> | undefined,
 ): OutboxItem | undefined {
   const s = (name: string) => image?.[name]?.S;
   const n = (name: string) => (image?.[name]?.N === undefined ? undefined : Number(image[name]?.N));
@@ -91,6 +91,7 @@ export function outboxItemFromImage(
     currency: s("currency") as string,
     created_at: createdAt,
     ...(s("origin_region") ? { origin_region: s("origin_region") as OutboxItem["origin_region"] } : {}),
+    ...(image?.notice_only?.BOOL === true ? { notice_only: true as const } : {}),
     ...(onEntry ? { entry: { pk: pk as string, sk: sk as string } } : {}),
   };
 }

@@ -11,7 +11,7 @@ export type PaymentEvent = Omit<OutboxItem, "created_at"> & {
 
 /**
  * The event types the worker applies: a succeeded payment credits the merchant, a refunded one debits it, and a refund
- * the PSP failed later credits the debit back.
+ * the PSP failed later credits the debit back (or, a notice only, tells the buyer of a refund that debited nobody).
  */
 export const PAYMENT_EVENT_TYPES: readonly PaymentEvent["type"][] = [
   "payment.succeeded",
@@ -39,6 +39,7 @@ export function eventOfOutbox(item: OutboxItem): PaymentEvent {
     amount: item.amount,
     currency: item.currency,
     occurred_at: item.created_at,
+    ...(item.notice_only ? { notice_only: true as const } : {}),
   };
 }
 
@@ -61,5 +62,7 @@ export function parsePaymentEvent(body: string): PaymentEvent {
   if (typeof o.occurred_at !== "number") throw new UnreadableEvent("occurred_at is missing");
   if (o.email !== undefined && typeof o.email !== "string")
     throw new UnreadableEvent("email is not a string");
+  if (o.notice_only !== undefined && (o.notice_only !== true || o.type !== "payment.refund_failed"))
+    throw new UnreadableEvent("notice_only is only true, and only on payment.refund_failed");
   return o as unknown as PaymentEvent;
 }

@@ -1,7 +1,9 @@
 import { paymentIdFromPspKey, refundKeyOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
 import type { PaymentDeps } from "./payment-deps";
-import { REFUND_STATES } from "./payment-state";
+import { Refusal } from "./payment-errors";
+import { CHARGE_OPEN_STATES, REFUND_STATES } from "./payment-state";
+import { unsafeTakeEarlyEvents } from "./payment-test-switches";
 import { failRefund } from "./refund-failed-later";
 
 /** A refund's own event (Stripe's `refund.updated`, `refund.failed`, `charge.refund.updated`), as the domain reads it. */
@@ -32,12 +34,14 @@ export interface RefundEventOutcome {
  * Applies a refund's event at most once (the inbox item keyed by the event id, in the move's transaction): a pending
  * refund that succeeded → REFUNDED; one that failed or was canceled after it was accepted → REFUND_FAILED (the
  * merchant's debit taken back, the buyer told, the anomaly counted). Only the row's own refund attempt is moved; news
- * of another attempt's refund, or of a refund still pending, is remembered and changes nothing.
+ * of another attempt's refund, or of a refund still pending, is remembered and changes nothing. News of a refund of
+ * ours that the row has not heard of yet (this Region is behind the refund's writes) waits: 503 `event-ahead`.
  */
 export async function applyRefundEvent(deps: PaymentDeps, e: RefundEvent): Promise<RefundEventOutcome> {
   const paymentId = paymentIdFromPspKey(e.key ?? "") ?? e.reference ?? "";
   const row = paymentId ? await deps.ledger.getPayment(paymentId) : undefined;
   if (!row) return { applied: false, duplicate: false, unknownPayment: true };
+  if (behindTheRefund(row) && !unsafeTakeEarlyEvents()) throw notYet(e, paymentId, row.state);
   const now = deps.clock.now();
   if (ofThisAttempt(row, e) && (e.status === "failed" || e.status === "canceled")) {
     const failure = { refundId: e.refundId, reason: e.reason ?? e.status, inboxEventId: e.id };
@@ -59,6 +63,23 @@ export async function applyRefundEvent(deps: PaymentDeps, e: RefundEvent): Promi
   }
   const fresh = await deps.ledger.rememberWebhookEvent(e.id, paymentId, now);
   return { applied: false, duplicate: !fresh };
+}
+
+// The event names a payment of ours (our key, or the metadata we gave the refund: a refund made at the PSP directly
+// carries neither), so the refund's REFUND_PENDING was written before the PSP was called. A row still open or SUCCEEDED
+// that has started no refund attempt has not heard of it: after a forced failover the refund's writes are still in
+// the old Region. Taken with a 200, the event would be remembered as seen and a refund Stripe failed later lost for
+// good (REFUNDED arriving by replication after it: sim seed 882001, real-world, indexes 66 and 147); refused, the PSP
+// delivers it again with backoff, here once the writes replicate, or in the old Region after a failover back. A row
+// that had an attempt may get a stray event of an earlier attempt's refund: that one is remembered, as before.
+function behindTheRefund(row: PaymentRow): boolean {
+  if (row.refund_attempt !== undefined || row.psp_refund !== undefined) return false;
+  return row.state === "SUCCEEDED" || CHARGE_OPEN_STATES.includes(row.state);
+}
+
+function notYet(e: RefundEvent, paymentId: string, state: string): Refusal {
+  const why = `(refund ${e.refundId} ${e.status}) names payment ${paymentId}, ${state} here with no refund started`;
+  return new Refusal("event-ahead", `event ${e.id} ${why}; deliver it again later`, 2);
 }
 
 // The row's refund is the event's when the row names it, or, before the row learned its id (a reply lost, or a refund

@@ -67,8 +67,10 @@ export const unsafeVoidWithoutPspLookup = (): boolean =>
   process.env.EO_TEST_UNSAFE_VOID_WITHOUT_PSP_LOOKUP === "1";
 
 /**
- * EO_TEST_UNSAFE_TAKE_EARLY_EVENTS=1 takes a PSP event that names a payment this Region has no row for, or a refund
- * whose charge is still open here, with a 200 as before the fault checker found it: the refund is then lost.
+ * EO_TEST_UNSAFE_TAKE_EARLY_EVENTS=1 takes a PSP event that names a payment this Region has no row for, a refund
+ * whose charge is still open here, or news of a refund of ours this Region has not started (Stripe's refund failed
+ * later, met by a Region behind the refund's writes), with a 200 as before the fault checker found each: the refund,
+ * or its failure, is then lost.
  */
 export const unsafeTakeEarlyEvents = (): boolean => process.env.EO_TEST_UNSAFE_TAKE_EARLY_EVENTS === "1";
 
@@ -129,8 +131,8 @@ export const unsafeWideLookupWindow = (): boolean => process.env.EO_TEST_UNSAFE_
 
 /**
  * EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK=1 moves a REFUNDED payment whose refund the PSP failed later to REFUND_FAILED
- * without the entry that takes the merchant's debit back: the merchant stays debited for money that never left, and
- * the buyer is never told.
+ * without the entry that takes the merchant's debit back: the merchant stays debited for money that never left (the
+ * buyer is told, by a notice that credits nothing).
  */
 export const unsafeNoRefundTakeBack = (): boolean => process.env.EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK === "1";
 
