@@ -56,6 +56,7 @@ export function unsafeGuards(): Record<string, { env?: string; client?: ClientSw
     // Stripe's refunds that fail later (PSP=stripe, the real-world nemesis's pm_card_refundFail orders):
     "no-refund-take-back": { env: "EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK" },
     "no-refund-failed-notice": { env: "EO_TEST_UNSAFE_NO_REFUND_FAILED_NOTICE" },
+    "take-early-events": { env: "EO_TEST_UNSAFE_TAKE_EARLY_EVENTS" },
   };
 }
 
