@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { clock } from "../../packages/core/src/clock/clock";
+import { refundJournalAndOutbox } from "../../packages/core/src/ledger/journal-and-outbox";
 import { signWebhook } from "../../packages/core/src/psp/webhook-signature";
 import { localSecrets } from "../../packages/local/src/stack/handler-env";
 import { eventually, merchantOf, screenOf } from "../async/support/async-stack";
@@ -183,23 +185,23 @@ describe("a refund Stripe fails after it succeeded (pm_card_refundFail, which fa
   });
 });
 
-describe("a refund Stripe fails before the ledger heard it succeed (pending, then succeeded and failed unseen)", () => {
-  /**
-   * A refund of pm_card_refundFail that Stripe holds pending for 100 ms, then succeeds and fails 2 s later, with no
-   * webhook: the ledger knows it only as REFUND_PENDING until the resolver reads it by id, failed.
-   */
-  async function failedUnheard() {
-    const paid = await paidPayment("pm_card_refundFail");
-    stack().psp.setWebhookUrl(undefined);
-    await api().local("POST", "/faults", { psp_refund_pending: 100 });
-    const cancel = await api().cancel(paid.token, paid.paymentId);
-    // Stripe's own (real) clock runs the refund's life; the resolver's wait is the stack's.
-    await new Promise((r) => setTimeout(r, 2_500));
-    await api().local("POST", "/clock", { advance_s: 120 });
-    const pass = (await api().local("POST", "/run/resolver")).body.result as { settled: unknown[] };
-    return { ...paid, cancel, pass };
-  }
+/**
+ * A refund of pm_card_refundFail that Stripe holds pending for 100 ms, then succeeds and fails 2 s later, with no
+ * webhook: the ledger knows it only as REFUND_PENDING until the resolver reads it by id, failed.
+ */
+async function failedUnheard() {
+  const paid = await paidPayment("pm_card_refundFail");
+  stack().psp.setWebhookUrl(undefined);
+  await api().local("POST", "/faults", { psp_refund_pending: 100 });
+  const cancel = await api().cancel(paid.token, paid.paymentId);
+  // Stripe's own (real) clock runs the refund's life; the resolver's wait is the stack's.
+  await new Promise((r) => setTimeout(r, 2_500));
+  await api().local("POST", "/clock", { advance_s: 120 });
+  const pass = (await api().local("POST", "/run/resolver")).body.result as { settled: unknown[] };
+  return { ...paid, cancel, pass };
+}
 
+describe("a refund Stripe fails before the ledger heard it succeed (pending, then succeeded and failed unseen)", () => {
   it("ends REFUND_FAILED, credits nothing back (nothing was debited), and tells the buyer once", async () => {
     // prepare / act
     const { token, caller, merchant, paymentId, cancel, pass } = await failedUnheard();
@@ -282,6 +284,18 @@ describe("a refund's failure met by a Region behind the refund (after a failover
     expect(await snapshotTables(stack())).toEqual(before);
   });
 
+  it("answers 503 event-ahead for a payment this Region has no row for yet, and writes nothing", async () => {
+    // prepare: the payment and its refund were written in the other Region, cut off before they shipped
+    const unseen = `pay_${"f".repeat(24)}${randomUUID().slice(0, 8)}`;
+    const before = await snapshotTables(stack());
+    // act
+    const reply = await deliverRefundFailed(`evt_rfn_${unseen.slice(-8)}`, unseen);
+    // assess
+    expect(reply.status).toBe(503);
+    expect(String(reply.body.detail)).toContain("no row for yet");
+    expect(await snapshotTables(stack())).toEqual(before);
+  });
+
   it("counterfactual (EO_TEST_UNSAFE_TAKE_EARLY_EVENTS=1): taken with a 200 and remembered, its redelivery is a duplicate and the failure is lost", async () => {
     // prepare
     const { paymentId } = await paidPayment();
@@ -293,5 +307,61 @@ describe("a refund's failure met by a Region behind the refund (after a failover
     // assess
     expect([taken.status, taken.body.applied]).toEqual([200, false]);
     expect([again.status, again.body.duplicate]).toEqual([200, true]);
+  });
+});
+
+describe("a refund each Region heard half of (one saw it succeed and debited; the other, cut off, saw it fail in flight)", () => {
+  /** The other Region's REFUNDED entry of the same attempt arrives by replication after the notice-only failure. */
+  async function halfHeardEachSide() {
+    const failed = await failedUnheard();
+    const told = await eventually(
+      "the notice told",
+      () => screenOf(stack(), { caller: failed.caller, token: failed.token }),
+      (s) => s.shown.some((n) => n.title === "Refund failed"),
+    );
+    const tables = tablesOf(stack());
+    const row = await tables.payment(failed.paymentId);
+    const table = stack().emulators.regions.primary.ledgerTable;
+    const entry = refundJournalAndOutbox(
+      table,
+      { ...(row as NonNullable<typeof row>) },
+      Date.now(),
+      "primary",
+    );
+    await tables.db.send(new PutCommand(entry[0] as ConstructorParameters<typeof PutCommand>[0]));
+    return { ...failed, alertsTold: told.alerts };
+  }
+
+  it("takes the merchant's debit back once (the notice credited nothing), and tells the buyer no second time", async () => {
+    // prepare / act
+    const { caller, token, merchant, alertsTold } = await halfHeardEachSide();
+    const back = await eventually(
+      "the debit and its take-back",
+      () => merchantOf(stack(), merchant),
+      (m) => m.balance === 3000 && m.credits === 2,
+    );
+    await new Promise((r) => setTimeout(r, 1_000));
+    const screen = await screenOf(stack(), { caller, token });
+    // assess
+    expect(back).toMatchObject({ balance: 3000, credits: 2 });
+    expect(await merchantOf(stack(), merchant)).toMatchObject({ balance: 3000, credits: 2 });
+    // The REFUNDED entry is relayed here (in AWS the other Region's worker told it): one push more, none for the
+    // take-back, whose intents are the notice's (one event id).
+    expect(screen.alerts).toBe(alertsTold + 1);
+  });
+
+  it("with EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK=1, leaves the merchant debited for a refund Stripe failed", async () => {
+    // prepare
+    process.env.EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK = "1";
+    // act
+    const { merchant } = await halfHeardEachSide();
+    await eventually(
+      "the debit",
+      () => merchantOf(stack(), merchant),
+      (m) => m.balance === 0,
+    );
+    await new Promise((r) => setTimeout(r, 2_000));
+    // assess
+    expect(await merchantOf(stack(), merchant)).toMatchObject({ balance: 0, credits: 1 });
   });
 });

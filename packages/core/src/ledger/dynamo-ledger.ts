@@ -8,9 +8,10 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { cancellationCodes, isConditionFailure } from "../aws/document-client";
 import { CHARGE_OPEN_STATES, isSwept, mayMove, type PaymentState } from "../payment/payment-state";
+import { unsafeNoRefundTakeBack } from "../payment/payment-test-switches";
 import type { LookupCursor } from "../psp/psp-port";
 import { sweepIndexPk, sweepIndexPks } from "./index-shards";
-import { type EventState, outboxAgain } from "./journal-and-outbox";
+import { type EventState, outboxAgain, refundFactSk } from "./journal-and-outbox";
 import {
   ANOMALY_INDEX_PK,
   type LocatorRow,
@@ -35,6 +36,8 @@ import { isStateFact, mergeFacts, type StateFact } from "./state-facts";
 interface ReadRow {
   row: PaymentRow;
   stored: PaymentState;
+  /** The state facts beside the row, as stored (none when the row is read alone). */
+  facts?: ReadonlyArray<Record<string, unknown>>;
 }
 
 // A caller's row may be one a read moved forward to its facts; then the compare-and-set fails once on the stored state
@@ -53,6 +56,27 @@ function crossed(stored: PaymentState, to: PaymentState): EventState[] {
     ...(to === "REFUNDED" ? ["REFUNDED" as const] : []),
     ...(to === "REFUND_FAILED" && stored === "REFUNDED" ? ["REFUND_FAILED" as const] : []),
   ];
+}
+
+/**
+ * Whether the merchant is owed the take-back of a refund debit that no event carries: the row's attempt has its
+ * REFUNDED entry (the merchant was debited through its event) and its failure's fact is a notice without legs. Each
+ * Region wrote one of the two without the other: one heard the refund succeed, the other, cut off from it, heard it
+ * fail while the refund was still in flight there (a notice only); the REFUNDED write lost to the later REFUND_FAILED
+ * row, so the `crossed` take-back (stored REFUNDED) never fires (sim seed 882003, schedule 1476, Stripe's dialect:
+ * `resolver[lookup_lag] pay#1[webhook late] … cancel#1[psp_outage] … region_partition cancel#2[psp_outage]
+ * resolver[paused_across_cut]`, where the merchant ended debited for a refund Stripe failed).
+ */
+function takeBackOwed(read: ReadRow): boolean {
+  if (read.row.state !== "REFUND_FAILED" || unsafeNoRefundTakeBack()) return false;
+  const attempt = read.row.refund_attempt ?? 1;
+  const fact = (state: "REFUNDED" | "REFUND_FAILED") =>
+    read.facts?.find((f) => f.sk === refundFactSk(state, attempt));
+  const failure = fact("REFUND_FAILED");
+  const legs = failure?.legs;
+  return (
+    fact("REFUNDED") !== undefined && failure !== undefined && (!Array.isArray(legs) || legs.length === 0)
+  );
 }
 
 /** The ledger on one DynamoDB table (pk/sk, stream NEW_AND_OLD_IMAGES, sparse index gsi1). */
@@ -158,13 +182,18 @@ export class DynamoLedger implements LedgerPort {
   async catchUp(paymentId: string, now: number): Promise<MoveResult> {
     const folds = !unsafeRowsLastWriterWins();
     const read = await this.read(paymentId, folds);
-    if (!read || read.row.state === read.stored) return { moved: false, row: read?.row };
+    if (!read) return { moved: false };
+    // The events of the states crossed, again under their derived ids: a copy is harmless, and the facts' own may
+    // have been relayed by the other Region or be waiting for this one's sweep. A take-back owed to a row that is not
+    // behind its facts goes out the same way (its record is a CREDIT#, not the notice's NOTICE#, so the inbox applies
+    // it once beside the notice, and the notice's intent marks keep the buyer from being told twice).
+    const behind = read.row.state !== read.stored;
+    const events = behind ? crossed(read.stored, read.row.state) : [];
+    if (!events.includes("REFUND_FAILED") && takeBackOwed(read)) events.push("REFUND_FAILED");
+    if (!behind && events.length === 0) return { moved: false, row: read.row };
     const next: PaymentRow = { ...read.row, updated_at: now };
     const items = [rowPut(this.table, next, read.stored, now)];
-    // The events of the states crossed, again under their derived ids: a copy is harmless, and the facts' own may
-    // have been relayed by the other Region or be waiting for this one's sweep.
-    for (const state of crossed(read.stored, next.state))
-      items.push({ Put: outboxAgain(this.table, next, now, state, this.origin) });
+    for (const state of events) items.push({ Put: outboxAgain(this.table, next, now, state, this.origin) });
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
       return { moved: true, row: next };
@@ -320,8 +349,8 @@ export class DynamoLedger implements LedgerPort {
     const item = items.find((i) => i.sk === paymentKey(paymentId).sk);
     if (!item) return undefined;
     const row = rowFields(item as unknown as PaymentRow);
-    const facts = folds ? (items.filter((i) => isStateFact(i.sk)) as unknown as StateFact[]) : [];
-    return { row: mergeFacts(row, facts), stored: row.state };
+    const facts = folds ? items.filter((i) => isStateFact(i.sk)) : [];
+    return { row: mergeFacts(row, facts as unknown as StateFact[]), stored: row.state, facts };
   }
 
   private get target(): MoveTarget {

@@ -19,6 +19,16 @@ export interface PublishOptions {
 }
 
 /**
+ * The queue's dedup id of an event: its id, or for a notice-only `payment.refund_failed` the id marked as a notice.
+ * A notice and the take-back of the same refund failure share the event id (`move-items.ts` refundFailed, and
+ * `DynamoLedger.catchUp` when each Region wrote one half of it), and the inbox keeps them apart (NOTICE# beside
+ * CREDIT#); under one dedup id SQS dropped the take-back sent within 5 minutes of the notice, and the merchant stayed
+ * debited for a refund Stripe failed (sim seed 882003, schedule 1476).
+ */
+export const queueDedupIdOf = (event: Pick<PaymentEvent, "event_id" | "notice_only">): string =>
+  event.notice_only ? `${event.event_id}:notice` : event.event_id;
+
+/**
  * The SQS FIFO queue: the dedup id is the event id stored in the outbox item, never one made up at send time,
  * and the group is the merchant, so that one merchant's events are applied in order (Part 6).
  */
@@ -36,7 +46,7 @@ export class SqsEventPublisher implements EventPublisher {
       new SendMessageCommand({
         QueueUrl: this.queueUrl,
         MessageBody: JSON.stringify(event),
-        MessageDeduplicationId: options.dedupId ?? event.event_id,
+        MessageDeduplicationId: options.dedupId ?? queueDedupIdOf(event),
         MessageGroupId: event.merchant_id,
         ...(rounds
           ? {

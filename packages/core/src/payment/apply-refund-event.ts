@@ -35,13 +35,17 @@ export interface RefundEventOutcome {
  * refund that succeeded → REFUNDED; one that failed or was canceled after it was accepted → REFUND_FAILED (the
  * merchant's debit taken back, the buyer told, the anomaly counted). Only the row's own refund attempt is moved; news
  * of another attempt's refund, or of a refund still pending, is remembered and changes nothing. News of a refund of
- * ours that the row has not heard of yet (this Region is behind the refund's writes) waits: 503 `event-ahead`.
+ * ours that the row has not heard of yet, or for a payment this Region has no row for yet (this Region is behind the
+ * refund's writes), waits: 503 `event-ahead`.
  */
 export async function applyRefundEvent(deps: PaymentDeps, e: RefundEvent): Promise<RefundEventOutcome> {
   const paymentId = paymentIdFromPspKey(e.key ?? "") ?? e.reference ?? "";
   const row = paymentId ? await deps.ledger.getPayment(paymentId) : undefined;
-  if (!row) return { applied: false, duplicate: false, unknownPayment: true };
-  if (behindTheRefund(row) && !unsafeTakeEarlyEvents()) throw notYet(e, paymentId, row.state);
+  if (!row && !(paymentId && !unsafeTakeEarlyEvents()))
+    return { applied: false, duplicate: false, unknownPayment: true };
+  if (!row) throw notYet(e, paymentId, "which this Region has no row for yet");
+  if (behindTheRefund(row) && !unsafeTakeEarlyEvents())
+    throw notYet(e, paymentId, `${row.state} here with no refund started`);
   const now = deps.clock.now();
   if (ofThisAttempt(row, e) && (e.status === "failed" || e.status === "canceled")) {
     const failure = { refundId: e.refundId, reason: e.reason ?? e.status, inboxEventId: e.id };
@@ -72,13 +76,17 @@ export async function applyRefundEvent(deps: PaymentDeps, e: RefundEvent): Promi
 // good (REFUNDED arriving by replication after it: sim seed 882001, real-world, indexes 66 and 147); refused, the PSP
 // delivers it again with backoff, here once the writes replicate, or in the old Region after a failover back. A row
 // that had an attempt may get a stray event of an earlier attempt's refund: that one is remembered, as before.
+// A Region with no row at all for the payment the event names is further behind still: a forced failover to a
+// standby that had not yet received the payment's writes (sim seed 882003, real-world, schedule 822: paid and
+// refunded in the primary, the primary cut off at once, Stripe's refund.failed met the standby with no row). Taken
+// with a 200 as about no payment of ours, the failure was lost, and the primary, active again, kept REFUNDED.
 function behindTheRefund(row: PaymentRow): boolean {
   if (row.refund_attempt !== undefined || row.psp_refund !== undefined) return false;
   return row.state === "SUCCEEDED" || CHARGE_OPEN_STATES.includes(row.state);
 }
 
-function notYet(e: RefundEvent, paymentId: string, state: string): Refusal {
-  const why = `(refund ${e.refundId} ${e.status}) names payment ${paymentId}, ${state} here with no refund started`;
+function notYet(e: RefundEvent, paymentId: string, here: string): Refusal {
+  const why = `(refund ${e.refundId} ${e.status}) names payment ${paymentId}, ${here}`;
   return new Refusal("event-ahead", `event ${e.id} ${why}; deliver it again later`, 2);
 }
 

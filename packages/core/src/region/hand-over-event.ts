@@ -1,6 +1,6 @@
 import { SQSClient } from "@aws-sdk/client-sqs";
 import type { RegionRole } from "../config/switches";
-import { type EventPublisher, SqsEventPublisher } from "../outbox/event-publisher";
+import { type EventPublisher, queueDedupIdOf, SqsEventPublisher } from "../outbox/event-publisher";
 import type { PaymentEvent } from "../outbox/payment-event";
 import { Refusal } from "../payment/payment-errors";
 import type { ActiveRegion } from "./active-region";
@@ -16,7 +16,7 @@ let peer: EventPublisher | undefined;
  * duplicate although that earlier copy was consumed before it could finish the event's intents, and the passive
  * Region deletes its copy once the send is accepted: the receipt would be lost (found by the fault checker).
  */
-export const handOverDedupId = (event: PaymentEvent): string => `${event.event_id}:handover`;
+export const handOverDedupId = (event: PaymentEvent): string => `${queueDedupIdOf(event)}:handover`;
 
 /**
  * EO_TEST_UNSAFE_WORKER_IGNORES_AUTHORITY=1 lets a passive Region's worker apply what reaches its queue, crediting

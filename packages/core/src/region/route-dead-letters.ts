@@ -1,6 +1,6 @@
 import { DeleteMessageCommand, type Message, ReceiveMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import type { RegionRole } from "../config/switches";
-import type { EventPublisher } from "../outbox/event-publisher";
+import { type EventPublisher, queueDedupIdOf } from "../outbox/event-publisher";
 import { parsePaymentEvent } from "../outbox/payment-event";
 import type { ActiveRegion } from "./active-region";
 
@@ -106,7 +106,7 @@ async function routeOne(m: Message, queue: EventPublisher): Promise<boolean> {
   try {
     const event = parsePaymentEvent(m.Body ?? "");
     await queue.publish(event, {
-      dedupId: deadLetterDedupId(event.event_id, round),
+      dedupId: deadLetterDedupId(queueDedupIdOf(event), round),
       deadLetterRounds: round,
     });
     return true;
