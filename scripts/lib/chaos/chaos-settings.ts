@@ -53,6 +53,7 @@ export function unsafeGuards(): Record<string, { env?: string; client?: ClientSw
     "void-on-lagging-not-found": { env: "EO_TEST_UNSAFE_VOID_ON_LAGGING_NOT_FOUND" },
     "rows-last-writer-wins": { env: "EO_TEST_UNSAFE_ROWS_LAST_WRITER_WINS" },
     "no-refund-mark": { env: "EO_TEST_UNSAFE_NO_REFUND_MARK" },
+    "operator-clock-stamp": { env: "EO_TEST_UNSAFE_OPERATOR_CLOCK_STAMP" },
     // Stripe's refunds that fail later (PSP=stripe, the real-world nemesis's pm_card_refundFail orders):
     "no-refund-take-back": { env: "EO_TEST_UNSAFE_NO_REFUND_TAKE_BACK" },
     "no-refund-failed-notice": { env: "EO_TEST_UNSAFE_NO_REFUND_FAILED_NOTICE" },

@@ -16,7 +16,8 @@ import { ASYNC_CRASH_POINTS, type OrderSpec, type Schedule, type Step } from "./
 // - the PSP's lookup by reference lags, for a resolve or through a resolver's pass, mostly after a failover;
 // - the mapping's stream reads are throttled as a payment's records arrive, so its events reach the relay late;
 // - a resolver's pass is paused at a PSP call while its Region is cut off and failed over, and goes on after;
-// - an order in four pays with a card whose refunds Stripe fails later (pm_card_refundFail; Stripe's dialect only).
+// - an order in four pays with a card whose refunds Stripe fails later (pm_card_refundFail; Stripe's dialect only);
+// - the on-call engineer's clock is off by seconds when they fail over (a laptop 5 or 30 s slow or fast).
 
 // A record with the card's flag as an optional key (no map), so that the shrinker can shrink a given schedule.
 const realWorldOrder: fc.Arbitrary<OrderSpec> = fc.oneof(
@@ -75,10 +76,17 @@ const realWorldClientStep: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: resolverPassPausedAcrossCut },
 );
 
-// Replication stalls one Region step in five; a refund kept in flight across it is drawn among the client steps.
+const failoverOnAClockOff: fc.Arbitrary<Step> = fc.record({
+  op: fc.constantFrom("region_fail" as const, "region_partition" as const),
+  operatorClockOffMs: fc.constantFrom(-30_000, -5_000, 5_000, 30_000),
+});
+
+// Replication stalls one Region step in six, and the on-call's clock is off for one in six; a refund kept in flight
+// across a stall is drawn among the client steps.
 const realWorldRegionStep: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: regionStep },
   { weight: 1, arbitrary: fc.constant({ op: "replication_stall" as const }) },
+  { weight: 1, arbitrary: failoverOnAClockOff },
 );
 
 /**
@@ -104,6 +112,7 @@ export function drawsRealWorld(s: Schedule): boolean {
       (st.op === "resolve" && st.lookupLag) ||
       (st.op === "job" && (st.lookupLag || st.pausedAcrossCut)) ||
       (st.op === "pay" && st.streamThrottle) ||
+      ((st.op === "region_fail" || st.op === "region_partition") && st.operatorClockOffMs !== undefined) ||
       (st.op === "cancel" && st.fault === "psp_outage"),
   );
 }

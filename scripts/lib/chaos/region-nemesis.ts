@@ -1,4 +1,4 @@
-import { type FailoverOutcome, Progress, runFailover } from "@eo/core/failover";
+import { type FailoverOutcome, type FailoverSides, Progress, runFailover } from "@eo/core/failover";
 import { LOCAL_FAILOVER_SETTINGS, localSides } from "../../../packages/local/src/region/local-sides";
 import { clockReadOver } from "../failover/local-targets";
 import type { ChaosApi } from "./chaos-api";
@@ -19,8 +19,12 @@ import {
  * the clients follow (a failed Region's health check moves DNS). A Region already out is brought back first, by
  * itself, so that one always answers.
  */
-export async function failActiveRegion(api: ChaosApi, history: History): Promise<void> {
-  const to = await cutActiveRegion(api, history, "fail");
+export async function failActiveRegion(
+  api: ChaosApi,
+  history: History,
+  operatorClockOffMs = 0,
+): Promise<void> {
+  const to = await cutActiveRegion(api, history, "fail", operatorClockOffMs);
   if (to) api.retarget(to);
 }
 
@@ -35,8 +39,10 @@ export async function partitionActiveRegion(
   api: ChaosApi,
   history: History,
   operatorReaches = false,
+  operatorClockOffMs = 0,
 ): Promise<void> {
-  await cutActiveRegion(api, history, operatorReaches ? "partition-operator-reaches" : "partition");
+  const how = operatorReaches ? "partition-operator-reaches" : "partition";
+  await cutActiveRegion(api, history, how, operatorClockOffMs);
 }
 
 type Cut = "fail" | "partition" | "partition-operator-reaches";
@@ -52,7 +58,7 @@ const CUTS: Record<Cut, { path: string; body?: unknown; kind: string; said: stri
   },
 };
 
-async function cutActiveRegion(api: ChaosApi, history: History, how: Cut) {
+async function cutActiveRegion(api: ChaosApi, history: History, how: Cut, operatorClockOffMs: number) {
   await bringBackRegions(api, history);
   const { res, view } = await readRegions(api);
   const from = activeRole(view);
@@ -66,7 +72,9 @@ async function cutActiveRegion(api: ChaosApi, history: History, how: Cut) {
     `${from} ${cut.said} with ${view.replication.pending} change(s) not yet replicated`,
   );
   await api.local("POST", `/psp/webhooks-to/${to}`);
-  await onCall(api, res, history, to, true, `failover ${from} → ${to}`);
+  const off = operatorClockOffMs;
+  const laptop = off ? ` (the on-call's clock ${Math.abs(off) / 1000} s ${off < 0 ? "slow" : "fast"})` : "";
+  await onCall(api, res, history, to, true, `failover ${from} → ${to}${laptop}`, off);
   return toUrl;
 }
 
@@ -106,8 +114,9 @@ async function onCall(
   to: Role,
   force: boolean,
   op: string,
+  operatorClockOffMs = 0,
 ) {
-  const out = await failover(api, res, to, force);
+  const out = await failover(api, res, to, force, operatorClockOffMs);
   history.add({
     process: "on-call",
     type: out.code === 0 || out.code === 3 ? "ok" : "info",
@@ -123,6 +132,7 @@ async function failover(
   res: ChaosResources,
   to: Role,
   force: boolean,
+  operatorClockOffMs: number,
 ): Promise<FailoverOutcome> {
   const origin = (r: Role) => new URL(res.regions[r].api ?? "http://127.0.0.1:0").origin;
   const sides = localSides({
@@ -130,12 +140,35 @@ async function failover(
     apis: { primary: origin("primary"), standby: origin("standby") },
     regions: { primary: res.regions.primary.region, standby: res.regions.standby.region },
   });
+  const operator = operatorsView(sides, await stackClock(api), operatorClockOffMs);
   return runFailover(
     new Progress(() => undefined),
-    sides,
+    operator.sides,
     { to, dryRun: false, force },
-    { ...LOCAL_FAILOVER_SETTINGS, now: await stackClock(api) },
+    { ...LOCAL_FAILOVER_SETTINGS, now: operator.now },
   );
+}
+
+/**
+ * The failover as a machine whose clock is `offMs` off the stack's (negative: slow) runs it: its own `now`, and the
+ * authority's clock as it reads it, the reply's `Date` on the authority's (the stack's) clock and the send and the
+ * receipt on its own. The authority's `Date` comes on the process's clock (DynamoDB Local's, or the model's), which
+ * the stack's runs ahead of by the schedules' `later` steps.
+ */
+function operatorsView(sides: FailoverSides, stackNow: () => number, offMs: number) {
+  const read = sides.authority.clock;
+  if (!offMs || !read) return { sides, now: stackNow };
+  const clock = async () => {
+    const r = await read();
+    const ahead = stackNow() - Date.now();
+    if (!r) return r;
+    return {
+      serverDateMs: r.serverDateMs + ahead,
+      sentMs: r.sentMs + ahead + offMs,
+      receivedMs: r.receivedMs + ahead + offMs,
+    };
+  };
+  return { sides: { ...sides, authority: { ...sides.authority, clock } }, now: () => stackNow() + offMs };
 }
 
 /**

@@ -93,7 +93,7 @@ class Player {
       case "redeliver":
         return this.redeliver(step.order);
       case "region_fail":
-        return failActiveRegion(this.api, this.history);
+        return failActiveRegion(this.api, this.history, step.operatorClockOffMs);
       case "region_recover":
         await bringBackRegions(this.api, this.history);
         return resumeReplication(this.api, this.history);
@@ -103,7 +103,7 @@ class Player {
       case "region_partition":
         // Every other partition in AWS's shape (the operator still reaches the cut-off Region): drawn from the
         // step's place, not from the generator, so that a seed draws the schedules it always drew.
-        return partitionActiveRegion(this.api, this.history, index % 2 === 1);
+        return partitionActiveRegion(this.api, this.history, index % 2 === 1, step.operatorClockOffMs);
       case "failover_again":
         return failoverAgain(this.api, this.history);
       case "reroute":

@@ -78,12 +78,18 @@ export type Step =
   | { op: "job"; job: "resolver" | "sweeps"; lookupLag?: boolean; pausedAcrossCut?: boolean }
   /** The PSP delivers every webhook of the order's payment again, oldest first (twice, out of order). */
   | { op: "redeliver"; order: number }
-  /** The active Region fails within the replication lag, and the on-call engineer fails over (forced). */
-  | { op: "region_fail" }
+  /**
+   * The active Region fails within the replication lag, and the on-call engineer fails over (forced);
+   * `operatorClockOffMs`: the engineer's machine's clock is that far off (negative: slow), as a laptop's can be.
+   */
+  | { op: "region_fail"; operatorClockOffMs?: number }
   /** Failed Regions come back and cut-off ones heal, by themselves: nobody runs the failover command for them. */
   | { op: "region_recover" }
-  /** The active Region is cut off but keeps running; the engineer fails over; the phones keep their old routing. */
-  | { op: "region_partition" }
+  /**
+   * The active Region is cut off but keeps running; the engineer fails over (`operatorClockOffMs` as for a failure);
+   * the phones keep their old routing.
+   */
+  | { op: "region_partition"; operatorClockOffMs?: number }
   /** The on-call engineer runs the failover command again, late (it only checks). */
   | { op: "failover_again" }
   /** The phones learn the new routing. */
@@ -134,8 +140,9 @@ export function describeSchedule(s: Schedule): string {
       case "job":
         return `${st.job}${st.lookupLag ? "[lookup_lag]" : ""}${st.pausedAcrossCut ? "[paused_across_cut]" : ""}`;
       case "region_fail":
-      case "region_recover":
       case "region_partition":
+        return `${st.op}${st.operatorClockOffMs ? `[operator_clock${st.operatorClockOffMs > 0 ? "+" : ""}${st.operatorClockOffMs / 1000}s]` : ""}`;
+      case "region_recover":
       case "failover_again":
       case "reroute":
       case "replication_stall":

@@ -30,7 +30,13 @@ function bodyText(body: unknown): string {
 
 let requestCounter = 0;
 
-function reply(statusCode: number, body: Record<string, unknown>): { response: HttpResponse } {
+// DynamoDB's reply carries its clock in `Date` (to the second), as DynamoDB Local's does: the failover stamps
+// `active_from` on the authority's clock read from it (authority-clock.ts), so the model answers it on its own.
+function reply(
+  statusCode: number,
+  body: Record<string, unknown>,
+  nowMs?: number,
+): { response: HttpResponse } {
   requestCounter += 1;
   const bytes = new TextEncoder().encode(JSON.stringify(body));
   return {
@@ -40,6 +46,7 @@ function reply(statusCode: number, body: Record<string, unknown>): { response: H
         "content-type": "application/x-amz-json-1.0",
         "content-length": String(bytes.length),
         "x-amzn-requestid": `SIM${String(requestCounter).padStart(20, "0")}`,
+        ...(nowMs === undefined ? {} : { date: new Date(nowMs).toUTCString() }),
       },
       // A Uint8Array body: the SDK's collectBody takes it as is, so its own deserializers and error classes run.
       body: bytes,
@@ -76,7 +83,11 @@ export function dynamoModelHandler(model: DynamoModel): ModelRequestHandler {
       }
       try {
         const input = JSON.parse(bodyText(request.body)) as Record<string, unknown>;
-        return reply(200, executeOperation(model, target.slice(TARGET_PREFIX.length), input));
+        return reply(
+          200,
+          executeOperation(model, target.slice(TARGET_PREFIX.length), input),
+          model.clock.now(),
+        );
       } catch (e) {
         if (e instanceof SyntaxError) return errorReply(new DynamoError("SerializationException", e.message));
         return errorReply(e);
