@@ -1,15 +1,15 @@
 import { SNSClient } from "@aws-sdk/client-sns";
 import { documentClient } from "../aws/document-client";
-import { type Clock, clock } from "../clock/clock";
+import { clock } from "../clock/clock";
 import { loadConfig } from "../config/config";
 import { Refusal } from "../payment/payment-errors";
 import { deleteDevice } from "./delete-device";
 import { type Device, type DeviceRequest, deviceIdOf, type TokenHolder } from "./device";
 import type { DeviceDeps } from "./device-deps";
-import { type DeviceStore, DynamoDeviceStore, type InstallationGuard } from "./device-store";
+import { DynamoDeviceStore, type InstallationGuard } from "./device-store";
 import { DynamoInstallations } from "./dynamo-installations";
-import { type Installation, type InstallationStore, installationKey, isStale } from "./installation";
-import { type EnsuredEndpoint, type PushEndpoints, SnsPushEndpoints } from "./push-endpoints";
+import { type Installation, installationKey, isStale } from "./installation";
+import { type EnsuredEndpoint, SnsPushEndpoints } from "./push-endpoints";
 
 export type { DeviceDeps } from "./device-deps";
 
