@@ -25,6 +25,7 @@ export const STRIPE_ONLY = [
   "test/payments/refund-fails-later.test.ts",
   "test/payments/intent-processing.test.ts",
   "test/chaos/refund-fails-later-schedule.test.ts",
+  "test/sim/stripe-regressions-in-sim.test.ts",
 ];
 export default defineConfig({
   test: {
