@@ -13,9 +13,14 @@ const WORKER = new URL("./sim-worker.ts", import.meta.url).pathname;
  * Regions' environments and the world's timers keep the same contexts (the same history hashes), without a hook on
  * every promise, about a fifth of a worker's time.
  */
-const WORKER_FLAGS = process.allowedNodeEnvironmentFlags.has("--experimental-async-context-frame")
-  ? ["--experimental-async-context-frame"]
-  : [];
+const WORKER_FLAGS = [
+  ...(process.allowedNodeEnvironmentFlags.has("--experimental-async-context-frame")
+    ? ["--experimental-async-context-frame"]
+    : []),
+  // A schedule allocates a world of short-lived objects (every request serialized and parsed): a larger young
+  // generation scavenges less often, measured about 5% faster a worker.
+  "--max-semi-space-size=64",
+];
 
 /**
  * Plays a run on `parallel` worker processes (worker k takes the indexes k, k + parallel, …), prints a progress
@@ -109,14 +114,17 @@ export async function runWorkers(
           },
         );
         workers.push(w);
-        const errors: string[] = [];
-        w.stderr?.on("data", (d: Buffer) => errors.push(d.toString()));
+        // Only the end of a worker's stderr is kept, for the error if it fails: a run lasts hours.
+        let errors = "";
+        w.stderr?.on("data", (d: Buffer) => {
+          errors = (errors + d.toString()).slice(-8_000);
+        });
         createInterface({ input: w.stdout as NodeJS.ReadableStream }).on("line", (l) => heard(JSON.parse(l)));
         return new Promise<void>((resolve, reject) =>
           w.on("exit", (code, signal) =>
             code === 0 || signal === "SIGTERM"
               ? resolve()
-              : reject(new Error(`sim worker ${k} failed (exit ${code}): ${errors.join("").slice(-2_000)}`)),
+              : reject(new Error(`sim worker ${k} failed (exit ${code}): ${errors.slice(-4_000)}`)),
           ),
         );
       }),

@@ -23,6 +23,27 @@ export interface WorkerLine {
 
 const realNow = Date.now;
 
+/**
+ * The system's own complaints (a poller's failed batch, a throttled shard read) go to a ring of the last lines, not
+ * to stderr: the nemesis provokes thousands a minute (megabytes a worker), a replay of the seed shows them all, and a
+ * worker that fails prints the ring. SIM_LOG=1 lets them through.
+ */
+const tail: string[] = [];
+const TAIL_LINES = 200;
+if (process.env.SIM_LOG !== "1") {
+  const keep = (...args: unknown[]) => {
+    tail.push(args.map((a) => (a instanceof Error ? (a.stack ?? a.message) : String(a))).join(" "));
+    if (tail.length > TAIL_LINES) tail.shift();
+  };
+  console.error = keep;
+  console.warn = keep;
+  console.log = keep;
+  console.info = keep;
+}
+const printTail = () => {
+  if (tail.length > 0) process.stderr.write(`the worker's last ${tail.length} log line(s):\n${tail.join("\n")}\n`);
+};
+
 async function main(): Promise<void> {
   const [first, step, untilMs, ...rest] = process.argv.slice(2);
   const s = simSettings(rest);
@@ -59,7 +80,8 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (err) => {
-    console.error(err);
+    printTail();
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   },
 );
