@@ -41,7 +41,8 @@ if (process.env.SIM_LOG !== "1") {
   console.info = keep;
 }
 const printTail = () => {
-  if (tail.length > 0) process.stderr.write(`the worker's last ${tail.length} log line(s):\n${tail.join("\n")}\n`);
+  if (tail.length > 0)
+    process.stderr.write(`the worker's last ${tail.length} log line(s):\n${tail.join("\n")}\n`);
 };
 
 async function main(): Promise<void> {
