@@ -4,14 +4,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** Runs `npm run sim` as a person would (its own processes), into a report folder of its own. */
-export function runSim(args: string[]): Promise<{ code: number; out: string }> {
+export function runSim(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string }> {
   const out = mkdtempSync(join(tmpdir(), "sim-report-"));
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ["--import", "tsx", "scripts/sim.ts", "--out", out, ...args],
       {
-        env: { ...process.env, POWERTOOLS_LOG_LEVEL: "CRITICAL" },
+        env: { ...process.env, POWERTOOLS_LOG_LEVEL: "CRITICAL", ...env },
         timeout: 600_000,
         maxBuffer: 64 * 1024 * 1024,
       },
