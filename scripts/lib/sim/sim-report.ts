@@ -9,6 +9,11 @@ export interface SimSummary {
   byKind: Record<string, number>;
   seconds: number;
   schedulesPerMinute: number;
+  /**
+   * The rate after the run's first 30 s (every process started, its hot code compiled): what a long run sustains,
+   * without each process's start (absent in a run too short to tell).
+   */
+  steady?: { perMinute: number; afterSeconds: number };
   virtualSeconds: number;
   faultsFired: Record<string, number>;
   violations: Array<{ index: number; checks: string[]; file: string }>;
@@ -32,6 +37,11 @@ export function summaryLines(s: SimSummary): string[] {
       .sort()
       .map(([kind, n]) => `${n} ${kind}`)
       .join(", ")})`,
+    ...(s.steady
+      ? [
+          `  steady rate   ${s.steady.perMinute} a minute after the first ${s.steady.afterSeconds} s (each process's start: modules loaded, hot code compiled)`,
+        ]
+      : []),
     `  virtual time  ${Math.round(s.virtualSeconds)} s played (${(s.virtualSeconds / Math.max(1, s.seconds)).toFixed(1)}x real time)`,
     `  violations    ${s.violations.length}`,
   ];
