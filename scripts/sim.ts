@@ -24,8 +24,9 @@ async function replay(s: SimSettings): Promise<number> {
   if (s.unsafeOwnGuard) return replayOwnGuards(s, log);
   const { env, client } = switchesOf(s.unsafe);
   useChaosEnv(env);
-  if (s.replayFiles.length === 0) return (await replayOne(s, { client }, log)).length === 0 ? 0 : 1;
   let violating = 0;
+  for (const index of s.replayIndexes)
+    if ((await replayOne(s, { client, index }, log)).length > 0) violating += 1;
   for (const path of s.replayFiles)
     if ((await replayOne(s, { client, path }, log)).length > 0) violating += 1;
   if (s.replayFiles.length > 1) log(`\n${s.replayFiles.length} files played, ${violating} with a violation`);
@@ -41,7 +42,7 @@ async function main(): Promise<number> {
     console.error(SIM_USAGE);
     return 2;
   }
-  if (s.replayIndex !== undefined || s.replayFiles.length > 0) return replay(s);
+  if (s.replayIndexes.length > 0 || s.replayFiles.length > 0) return replay(s);
   const summary = await runWorkers(s, process.argv.slice(2), log);
   const first = summary.violations[0];
   if (!first) return 0;

@@ -31,6 +31,8 @@ export interface ReplayOptions {
   around?: <T>(play: () => Promise<T>) => Promise<T>;
   /** Leaves the history out when a violation is what the replay expects. */
   quiet?: boolean;
+  /** The seed's index to play, without a file. */
+  index?: number;
 }
 
 /** Plays one schedule again (an index of the seed, or a file's), prints its history and hash; answers its violations. */
@@ -42,7 +44,7 @@ export async function replayOne(
   const { path } = o;
   const file = path ? readReplayFile(path) : undefined;
   const seed = file ? (file.seed ?? 0) : s.seed;
-  const index = file ? Number(file.path ?? indexOfName(path as string)) : (s.replayIndex as number);
+  const index = file ? Number(file.path ?? indexOfName(path as string)) : (o.index ?? 0);
   const kind = kindAt(s, index);
   const regions = file?.schedule && needsTwoRegions(file.schedule) ? 2 : kind.regions;
   log(

@@ -13,8 +13,8 @@ export interface SimSettings {
   parallel: number;
   unsafe: string[];
   outDir: string;
-  /** Plays this one index of the seed again, printing its history and hash. */
-  replayIndex?: number;
+  /** Plays these indexes of the seed again, in order in one process, printing each history and hash. */
+  replayIndexes: number[];
   /** Plays the schedules these files hold (a violation, its shrinking, a kept regression), each in the world it names. */
   replayFiles: string[];
   /** Plays each replay file with the guard it names (its `guard` field) taken away in its world alone. */
@@ -36,7 +36,8 @@ export const SIM_USAGE = `usage: npm run sim -- [--seed <n>] [--runs <n>] [--for
   --parallel      processes side by side (default 2, one per core)
   --unsafe        take a guard away to see the checker catch it: ${Object.keys(unsafeGuards()).join(", ")}
   --out           where violations and summary.json go (default sim-report)
-  --replay-index  play one schedule of the seed again, byte for byte, and print its history
+  --replay-index  play one schedule of the seed again, byte for byte, and print its history; repeat it to play
+                  several in order in one process (each history is the one it has alone)
   --replay-file   play the schedule a file holds (a violation, its shrinking, a kept regression), in the world
                   it names (seed 0, index 0 when it names none); repeat it to play several
   --unsafe-own-guard  with --replay-file: play each file with the guard it names (its "guard") taken away, in its
@@ -66,6 +67,7 @@ export function simSettings(argv: string[]): SimSettings {
     shrink: true,
     keepGoing: false,
     replayFiles: [],
+    replayIndexes: [],
     unsafeOwnGuard: false,
   };
   let runsGiven = false;
@@ -96,7 +98,7 @@ function apply(s: SimSettings, flag: string, v: string | undefined): void {
   else if (flag === "--runs") s.runs = int(flag, v, 1);
   else if (flag === "--for") s.forMinutes = positive(flag, v);
   else if (flag === "--parallel") s.parallel = int(flag, v, 1);
-  else if (flag === "--replay-index") s.replayIndex = int(flag, v, 0);
+  else if (flag === "--replay-index") s.replayIndexes.push(int(flag, v, 0));
   else if (flag === "--out") s.outDir = needed(flag, v);
   else if (flag === "--replay-file") s.replayFiles.push(needed(flag, v));
   else if (flag === "--regions") s.regions = regionsOf(v);

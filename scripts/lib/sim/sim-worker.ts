@@ -28,11 +28,12 @@ const realNow = Date.now;
  * to stderr: the nemesis provokes thousands a minute (megabytes a worker), a replay of the seed shows them all, and a
  * worker that fails prints the ring. SIM_LOG=1 lets them through.
  */
-const tail: string[] = [];
+const tail: unknown[][] = [];
 const TAIL_LINES = 200;
 if (process.env.SIM_LOG !== "1") {
+  // kept as given, formatted only if printed
   const keep = (...args: unknown[]) => {
-    tail.push(args.map((a) => (a instanceof Error ? (a.stack ?? a.message) : String(a))).join(" "));
+    tail.push(args);
     if (tail.length > TAIL_LINES) tail.shift();
   };
   console.error = keep;
@@ -42,8 +43,12 @@ if (process.env.SIM_LOG !== "1") {
 }
 const printTail = () => {
   if (tail.length > 0)
-    process.stderr.write(`the worker's last ${tail.length} log line(s):\n${tail.join("\n")}\n`);
+    process.stderr.write(
+      `the worker's last ${tail.length} log line(s):\n${tail.map((args) => args.map(text).join(" ")).join("\n")}\n`,
+    );
 };
+
+const text = (a: unknown): string => (a instanceof Error ? (a.stack ?? a.message) : String(a));
 
 async function main(): Promise<void> {
   const [first, step, untilMs, ...rest] = process.argv.slice(2);

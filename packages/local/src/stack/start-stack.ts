@@ -2,6 +2,7 @@ import { clearFaults, DEFAULT_BALANCE_SHARDS, type PspDialect, pspDialectOf, res
 import { type FakePsp, type FakePspOptions, startFakePsp } from "@eo/psp";
 import { consoleRoutes } from "../console/console-routes";
 import { isAlive } from "../emulators/managed-process";
+import { resetReadThrottle } from "../pollers/read-throttle";
 import type { StartingPosition } from "../pollers/shard-reader";
 import { type AuthorityLinks, startAuthorityLinks } from "../region/authority-link";
 import { createControlTables } from "../region/control-table";
@@ -110,6 +111,8 @@ export async function startLocalStack(opts: StackOptions = {}): Promise<LocalSta
     stops.length = 0;
     clearFaults();
     resetClock();
+    // EO_TEST_UNSAFE_KEEP_READ_THROTTLE: a test-only switch, the window left open for the next stack (the leak).
+    if (process.env.EO_TEST_UNSAFE_KEEP_READ_THROTTLE !== "1") resetReadThrottle();
     running = false;
   };
   try {
