@@ -66,7 +66,7 @@ process.exit(0);
 
 /**
  * The simulation's rates over `--sim-minutes` on two processes, for one kind of schedule or the default mix: steady
- * (once both processes have played a schedule) and over the whole time, their start included.
+ * (after the run's first 30 s) and over the whole time, their start included.
  */
 async function simRate(regions: 1 | 2 | "mixed"): Promise<{ sim: number; whole: number }> {
   console.log(`${regions} Region(s): the simulation for ${values["sim-minutes"]} minute(s)...`);

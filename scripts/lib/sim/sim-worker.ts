@@ -87,7 +87,7 @@ main().then(
   () => process.exit(0),
   (err) => {
     printTail();
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(`${text(err)}\n`);
     process.exit(1);
   },
 );
