@@ -2,7 +2,7 @@ import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { paymentIdOf } from "../../packages/core/src/ids/derive-ids";
 import {
-  INDEX_SHARDS,
+  indexShardCount,
   isOutboxIndexPk,
   outboxIndexPk,
   outboxIndexPks,
@@ -41,10 +41,10 @@ describe("the index keys: a payment's shard, from its id alone", () => {
     // assess
     const perKey = new Map<string, number>();
     for (const k of outbox) perKey.set(k, (perKey.get(k) ?? 0) + 1);
-    expect(perKey.size).toBe(INDEX_SHARDS);
-    expect(Math.max(...perKey.values()) / ids.length).toBeLessThan(2 / INDEX_SHARDS);
+    expect(perKey.size).toBe(indexShardCount());
+    expect(Math.max(...perKey.values()) / ids.length).toBeLessThan(2 / indexShardCount());
     expect(again).toEqual(outbox);
-    expect(new Set(unknown).size).toBe(INDEX_SHARDS);
+    expect(new Set(unknown).size).toBe(indexShardCount());
     expect(outbox.every((k) => outboxIndexPks().includes(k) && isOutboxIndexPk(k))).toBe(true);
     expect(unknown.every((k) => sweepIndexPks("UNKNOWN").includes(k))).toBe(true);
   });
@@ -53,9 +53,37 @@ describe("the index keys: a payment's shard, from its id alone", () => {
     // assess
     expect(outboxIndexPks()).toContain("OUTBOX");
     expect(sweepIndexPks("PENDING")).toContain("SWEEP#PENDING");
-    expect(outboxIndexPks()).toHaveLength(INDEX_SHARDS + 1);
+    expect(outboxIndexPks()).toHaveLength(indexShardCount() + 1);
     expect(isOutboxIndexPk("SWEEP#UNKNOWN#S01")).toBe(false);
     expect(isOutboxIndexPk(undefined)).toBe(false);
+  });
+});
+
+describe("the index's shard count: one setting every function of a deployment reads", () => {
+  it("takes LEDGER_INDEX_SHARDS when given (the chaos stacks' 2), 8 when not, and refuses a count it cannot use", () => {
+    // assess
+    expect(indexShardCount({})).toBe(8);
+    expect(indexShardCount({ LEDGER_INDEX_SHARDS: "2" })).toBe(2);
+    expect(() => indexShardCount({ LEDGER_INDEX_SHARDS: "0" })).toThrow(
+      /LEDGER_INDEX_SHARDS=0 must be an integer 1..64/,
+    );
+    expect(() => indexShardCount({ LEDGER_INDEX_SHARDS: "two" })).toThrow(/must be an integer/);
+  });
+
+  it("lists every shard's key and the earlier single key for the count in force", () => {
+    // prepare
+    const saved = process.env.LEDGER_INDEX_SHARDS;
+    process.env.LEDGER_INDEX_SHARDS = "2";
+    try {
+      // act
+      const keys = sweepIndexPks("UNKNOWN");
+      // assess
+      expect(keys).toEqual(["SWEEP#UNKNOWN#S00", "SWEEP#UNKNOWN#S01", "SWEEP#UNKNOWN"]);
+      expect(outboxIndexPks()).toEqual(["OUTBOX#S00", "OUTBOX#S01", "OUTBOX"]);
+    } finally {
+      if (saved === undefined) delete process.env.LEDGER_INDEX_SHARDS;
+      else process.env.LEDGER_INDEX_SHARDS = saved;
+    }
   });
 });
 

@@ -24,6 +24,11 @@ export function chaosEnv(): Record<string, string> {
     // shards made those reads two fifths of a simulated schedule's requests. A schedule pays a few merchants a few
     // times, so 4 shards still spread its credits, and put two on one shard more often (the contended case).
     BALANCE_SHARDS: "4",
+    // Every reader of gsi1's lists (the resolver's four states, the outbox, the refund marks, the backlog the quiesce
+    // reads on each pass) queries each shard and the earlier single key: with 8 shards those were two thirds of a
+    // simulated schedule's requests. 2 still spread a schedule's payments over two keys and the legacy one, which
+    // the readers merge oldest first.
+    LEDGER_INDEX_SHARDS: "2",
     POWERTOOLS_METRICS_DISABLED: "true",
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? "CRITICAL",
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
