@@ -52,9 +52,11 @@ async function credited(t: ReturnType<typeof totalsTrace>, m: string): Promise<n
 async function payWhileTheSinkIsDown(t: ReturnType<typeof totalsTrace>, m: string, amount: number) {
   await t.api.local("POST", "/faults", { stream_job_sink_down: 1, n: 1_000 });
   const paymentId = await t.pay(m, amount);
+  // Three attempts with backoff behind 1 s stream polls take a few seconds alone; a CI run on two busy cores took
+  // more than 20 s once (2026-12-07), so the wait allows 45.
   await eventually(
     async () => ((await failures()).some((b) => b.includes(paymentId)) ? true : undefined),
-    20_000,
+    45_000,
     "the job to give the batch up to its failure queue",
   );
   await t.api.local("DELETE", "/faults");
