@@ -5,6 +5,9 @@ import { defineConfig } from "vitest/config";
 // A file named `*.alone.test.ts` judges timing (a bounded sample of a load run): it runs after every other file,
 // by itself, since another stack sharing the two cores would decide its figures.
 const ALONE = "**/*.alone.test.ts";
+// The simulated runs npm test plays in the background (test/support/sim-background/plan.ts) and the files that judge
+// their reports: those files run after every emulator file, when the runs have had the cores the emulators left idle.
+const SIM_BACKGROUND = "test/sim/background/**/*.test.ts";
 // The payment, resolver, refund, webhook and reconcile traces that run a second time with the stack's PSP speaking
 // Stripe's dialect (PSP=stripe: the handlers call it through the official SDK, its events go to /webhooks/stripe).
 // Chosen for what the dialect changes (the adapter's replies, lookups, refunds, events), about 90 s on 2 cores.
@@ -42,7 +45,7 @@ export default defineConfig({
         test: {
           name: "shared",
           include: ["test/**/*.test.ts", "packages/*/test/**/*.test.ts"],
-          exclude: [ALONE, ...STRIPE_ONLY, "**/node_modules/**"],
+          exclude: [ALONE, SIM_BACKGROUND, ...STRIPE_ONLY, "**/node_modules/**"],
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
@@ -60,10 +63,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: "sim",
+          include: [SIM_BACKGROUND],
+          globalSetup: ["test/support/sim-background/global-setup.ts"],
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: "alone",
           include: ["test/**/*.alone.test.ts"],
           maxWorkers: 1,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -13,7 +13,7 @@ Object.assign(process.env, chaosEnv());
 /**
  * Each guard taken away, and the number of generated schedules (from one seed) within which the checker must
  * find the failure the seed describes for it: proof that the checker can fail. The emulator stack's smoke sample:
- * test/sim/guards-in-sim.test.ts catches these and six more on the simulation, in seconds each (no-notification-record
+ * test/sim/background/guards.test.ts catches these and six more on the simulation, in seconds each (no-notification-record
  * took a minute here).
  */
 const GUARDS = [

@@ -1,19 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { hashesIn, runSim } from "./support";
 
+// The suite's 10,000 schedules and the guard switches play in the background: test/sim/background/.
 describe("the fault checker on the simulation (issue 42)", () => {
-  it("plays one- and two-Region schedules on the whole stack in virtual time, with no violation", async () => {
-    // act
-    const run = await runSim(["--seed", "20261206", "--runs", "40", "--parallel", "2", "--no-shrink"]);
-    // assess
-    expect(run.code, run.out).toBe(0);
-    expect(run.out).toMatch(
-      /schedules\s+40 in \d+ s: [\d.]+ a minute \(20 one-Region, 10 two-Region classic, 10 two-Region real-world\)/,
-    );
-    expect(run.out).toMatch(/violations\s+0/);
-    expect(run.out).toMatch(/region_(fail|partition)/);
-  }, 600_000);
-
   it("catches the durable guard taken away, and its one command replays it byte for byte", async () => {
     // act
     const run = await runSim(["--seed", "5", "--runs", "40", "--unsafe", "no-durable-guard", "--no-shrink"]);
