@@ -45,6 +45,13 @@ async function main(into: string): Promise<void> {
   writeFileSync(join(into, "done.json"), JSON.stringify({ runs: PLAN.length }));
 }
 
+// The suite's vitest started this runner; if vitest dies without its teardown (killed, crashed), the runner and its
+// sim processes (its process group) stop with it rather than play on for minutes unowned.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) process.kill(-process.pid, "SIGTERM");
+}, 2_000).unref();
+
 main(dir).catch((err) => {
   writeFileSync(join(dir, "failed.json"), JSON.stringify({ error: String(err?.stack ?? err) }));
   process.exit(1);
