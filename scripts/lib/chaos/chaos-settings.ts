@@ -51,6 +51,7 @@ export function unsafeGuards(): Record<string, { env?: string; client?: ClientSw
     "active-keeps-dead-letters": { env: "EO_TEST_UNSAFE_ACTIVE_KEEPS_DEAD_LETTERS" },
     // The real-world nemesis's guards (npm run sim -- --nemesis real-world, npm run chaos -- --real-world):
     "void-on-lagging-not-found": { env: "EO_TEST_UNSAFE_VOID_ON_LAGGING_NOT_FOUND" },
+    "forget-psp-find": { env: "EO_TEST_UNSAFE_FORGET_PSP_FIND" },
     "rows-last-writer-wins": { env: "EO_TEST_UNSAFE_ROWS_LAST_WRITER_WINS" },
     "no-refund-mark": { env: "EO_TEST_UNSAFE_NO_REFUND_MARK" },
     "operator-clock-stamp": { env: "EO_TEST_UNSAFE_OPERATOR_CLOCK_STAMP" },

@@ -66,9 +66,41 @@ export function guardRun(g: GuardCase): PlannedRun {
   };
 }
 
-/** The whole plan, in the order it plays: the guards first (minutes), then the schedules. */
+/**
+ * The schedules the simulation found a resolve answering PROCESSING after SUCCEEDED with (a lookup that lagged after
+ * one that found the charge), each replayed as found, with the kept finding (found-at-psp.ts) and without it.
+ */
+export const ANSWERS_TAKEN_BACK = [
+  { seed: 99, index: 351 },
+  { seed: 882501, index: 3470 },
+] as const;
+
+export type TakenBack = (typeof ANSWERS_TAKEN_BACK)[number];
+
+/** Replays a schedule of `ANSWERS_TAKEN_BACK`, with its guard (`kept`) or without it. */
+export function takenBackRun(f: TakenBack, kept: boolean): PlannedRun {
+  return {
+    name: `taken-back-${f.seed}-${f.index}${kept ? "" : "-forgot"}`,
+    args: [
+      ...[
+        "--seed",
+        String(f.seed),
+        "--regions",
+        "mixed",
+        "--nemesis",
+        "mixed",
+        "--replay-index",
+        String(f.index),
+      ],
+      ...(kept ? [] : ["--unsafe", "forget-psp-find"]),
+    ],
+  };
+}
+
+/** The whole plan, in the order it plays: the guards and the replays first (minutes), then the schedules. */
 export const PLAN: PlannedRun[] = [
   ...GUARDS.map(guardRun),
+  ...ANSWERS_TAKEN_BACK.flatMap((f) => [takenBackRun(f, true), takenBackRun(f, false)]),
   {
     name: "suite-schedules",
     args: ["--seed", String(SUITE_SEED), "--runs", String(SUITE_SCHEDULES), "--parallel", "2", "--no-shrink"],

@@ -10,6 +10,7 @@ import { cancellationCodes, isConditionFailure } from "../aws/document-client";
 import { CHARGE_OPEN_STATES, isSwept, mayMove, type PaymentState } from "../payment/payment-state";
 import { unsafeNoRefundTakeBack } from "../payment/payment-test-switches";
 import type { LookupCursor } from "../psp/psp-port";
+import { type FoundAtPsp, putFoundAtPsp, readFoundAtPsp } from "./found-at-psp";
 import { sweepIndexPk, sweepIndexPks } from "./index-shards";
 import { type EventState, outboxAgain, refundFactSk } from "./journal-and-outbox";
 import {
@@ -140,6 +141,14 @@ export class DynamoLedger implements LedgerPort {
       new GetCommand({ TableName: this.table, Key: locatorKey(caller, key), ConsistentRead: true }),
     );
     return out.Item as LocatorRow | undefined;
+  }
+
+  getFoundAtPsp(paymentId: string): Promise<FoundAtPsp | undefined> {
+    return readFoundAtPsp(this.db, this.table, paymentId);
+  }
+
+  keepFoundAtPsp(paymentId: string, found: FoundAtPsp): Promise<void> {
+    return putFoundAtPsp(this.db, this.table, paymentId, found);
   }
 
   // Another writer may move the row between our read and our write (PENDING -> UNKNOWN at an owner's

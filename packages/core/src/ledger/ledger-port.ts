@@ -1,5 +1,6 @@
 import type { PaymentState } from "../payment/payment-state";
 import type { LookupCursor } from "../psp/psp-port";
+import type { FoundAtPsp } from "./found-at-psp";
 import type { LocatorRow, PaymentAnomaly, PaymentRow } from "./ledger-items";
 import type { RefundMark } from "./refund-marks";
 
@@ -54,6 +55,10 @@ export interface LedgerPort {
   /** The payment as its row and the state facts beside it say: the furthest state either holds (`state-facts.ts`). */
   getPayment(paymentId: string): Promise<PaymentRow | undefined>;
   getLocator(caller: string, key: string): Promise<LocatorRow | undefined>;
+  /** What a resolve found at the PSP for a payment with no final row here, and kept (`found-at-psp.ts`). */
+  getFoundAtPsp(paymentId: string): Promise<FoundAtPsp | undefined>;
+  /** Keeps what a resolve found at the PSP, only if nothing is kept for the payment yet. */
+  keepFoundAtPsp(paymentId: string, found: FoundAtPsp): Promise<void>;
   /**
    * Moves a payment by compare-and-set on the state its row stores, from the state it reads with its facts; the
    * move also puts the facts it proves (the journal entries with their outbox events, a decline's fact).

@@ -150,3 +150,9 @@ export const unsafeReplayOpenCharge = (): boolean => process.env.EO_TEST_UNSAFE_
  */
 export const unsafeOperatorResolverChecksOnce = (): boolean =>
   process.env.EO_TEST_UNSAFE_OPERATOR_RESOLVER_CHECKS_ONCE === "1";
+
+/**
+ * EO_TEST_UNSAFE_FORGET_PSP_FIND=1 keeps nothing a resolve found at the PSP for a key with no final row here (as
+ * before the fix): a later resolve whose lookup lags answers PROCESSING after SUCCEEDED (seed 99's schedule 351).
+ */
+export const unsafeForgetPspFind = (): boolean => process.env.EO_TEST_UNSAFE_FORGET_PSP_FIND === "1";

@@ -2,7 +2,7 @@ import { paymentIdOf, scopeOf } from "../ids/derive-ids";
 import type { PaymentRow } from "../ledger/ledger-items";
 import { type ChargeFound, chargeAtPsp, chargedSinceVoid, type EpochContext } from "./charged-elsewhere";
 import type { PaymentDeps } from "./payment-deps";
-import { unsafeTrustInheritedVoid } from "./payment-test-switches";
+import { unsafeForgetPspFind, unsafeTrustInheritedVoid } from "./payment-test-switches";
 
 export type ResolveState = "PROCESSING" | "SUCCEEDED" | "FAILED" | "VOID";
 
@@ -19,7 +19,8 @@ export type ResolveContext = EpochContext;
 /**
  * The app's "did it go through?" (Part 4, RESOLVE): a key that is found answers its state; an absent
  * key that the PSP has no charge for is voided in both stores, insert-if-absent, so that a late original can
- * never run; a "no charge" that may be a lagging lookup answers PROCESSING until it is final (issue 40).
+ * never run; a "no charge" that may be a lagging lookup answers PROCESSING until it is final (issue 40). What an
+ * earlier resolve found at the PSP stands over a later PROCESSING (`found-at-psp.ts`): an answer never goes back.
  */
 export async function resolveKey(
   deps: PaymentDeps,
@@ -27,11 +28,27 @@ export async function resolveKey(
   key: string,
   context: ResolveContext = {},
 ): Promise<Resolved> {
+  const answer = await resolveOnce(deps, caller, key, context);
+  if (answer.state !== "PROCESSING" || unsafeForgetPspFind()) return answer;
+  const paymentId = paymentIdOf(caller, key);
+  const kept = await deps.ledger.getFoundAtPsp(paymentId);
+  return kept ? { state: kept.state, payment_id: paymentId } : answer;
+}
+
+async function resolveOnce(
+  deps: PaymentDeps,
+  caller: string,
+  key: string,
+  context: ResolveContext,
+): Promise<Resolved> {
   const found = await lookUp(deps, caller, key, context);
   if (found) return found;
   const paymentId = paymentIdOf(caller, key);
+  // Kept from an earlier resolve: the PSP is not asked again (a lookup costs pages and rate budget).
+  const kept = unsafeForgetPspFind() ? undefined : await deps.ledger.getFoundAtPsp(paymentId);
+  if (kept) return { state: kept.state, payment_id: paymentId };
   const atPsp = await chargeAtPsp(deps, paymentId, context);
-  if (atPsp) return foundAt(atPsp, paymentId);
+  if (atPsp) return answerFound(deps, atPsp, paymentId);
   const scope = scopeOf(caller, key);
   const inTheWay = await deps.claims.table.void(scope);
   if (inTheWay && inTheWay.status !== "VOID") return { state: "PROCESSING", payment_id: paymentId };
@@ -76,12 +93,23 @@ async function foundSinceVoid(
   if (unsafeTrustInheritedVoid()) return undefined;
   const paymentId = paymentIdOf(caller, key);
   const found = await chargedSinceVoid(deps, paymentId, voidEpoch, context);
-  return found ? foundAt(found, paymentId) : undefined;
+  return found ? answerFound(deps, found, paymentId) : undefined;
 }
 
-function foundAt(found: ChargeFound, paymentId: string): Resolved {
-  const retry = found.state === "PROCESSING" && found.retryAfterS ? { retryAfterS: found.retryAfterS } : {};
-  return { state: found.state, payment_id: paymentId, ...retry };
+/** The answer from what the PSP holds; a charge or a decline is kept first, so that no later answer takes it back. */
+async function answerFound(deps: PaymentDeps, found: ChargeFound, paymentId: string): Promise<Resolved> {
+  if (found.state === "PROCESSING")
+    return {
+      state: "PROCESSING",
+      payment_id: paymentId,
+      ...(found.retryAfterS ? { retryAfterS: found.retryAfterS } : {}),
+    };
+  if (!unsafeForgetPspFind()) {
+    const outcome =
+      found.state === "SUCCEEDED" ? { psp_charge: found.psp_charge } : { decline_code: found.decline_code };
+    await deps.ledger.keepFoundAtPsp(paymentId, { state: found.state, ...outcome, at: deps.clock.now() });
+  }
+  return { state: found.state, payment_id: paymentId };
 }
 
 function stateOf(row: PaymentRow): { state: ResolveState; payment_id: string } {
