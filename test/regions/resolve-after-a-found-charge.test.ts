@@ -29,8 +29,9 @@ describe("a lagging lookup after one that found the charge (seed 99, schedule 35
     // prepare
     process.env.EO_TEST_UNSAFE_FORGET_PSP_FIND = "1";
     // act
-    const { found, again } = await resolveAfterAFoundCharge(new ChaosApi(stack().apiUrl));
+    const { died, found, again } = await resolveAfterAFoundCharge(new ChaosApi(stack().apiUrl));
     // assess
+    expect(died.status, JSON.stringify(died.body)).toBe(500);
     expect(found.body.state).toBe("SUCCEEDED");
     expect(again.body.state).toBe("PROCESSING");
   }, 120_000);
