@@ -25,7 +25,7 @@ export * from "./inbox/injected-crash";
 export * from "./inbox/worker-wiring";
 export * from "./ledger/count-index";
 export * from "./ledger/dynamo-ledger";
-export { FOUND_AT_PSP_SK, type FoundAtPsp } from "./ledger/found-at-psp";
+export type { FoundAtPsp } from "./ledger/found-at-psp";
 export * from "./ledger/index-shards";
 export { CHARGE_JOURNAL_SK, REFUND_JOURNAL_SK } from "./ledger/journal-and-outbox";
 export * from "./ledger/ledger-items";
